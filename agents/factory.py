@@ -1,0 +1,76 @@
+"""``make_agent(spec, game, seed)``: every kind of player from one spec string.
+
+A spec is a name with optional keyword arguments: ``"random"``, ``"ismcts(iterations=1000)"``,
+``"ismcts(seconds=1.5,rollout=heuristic)"``. Values are ints, floats, ``true``/``false`` or bare
+words. Unknown names and arguments are clear errors.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Callable
+
+import pyspiel
+
+_SPEC = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\((.*)\))?\s*$", re.S)
+_ARG = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*([^=]+?)\s*$")
+
+AgentMaker = Callable[..., pyspiel.Bot]
+AGENTS: dict[str, AgentMaker] = {}
+"""Agent kinds by name: ``maker(game, seed, **kwargs) -> pyspiel.Bot``."""
+
+
+def agent_kind(name: str) -> Callable[[AgentMaker], AgentMaker]:
+    """Decorator that registers an agent maker under ``name``."""
+    def deco(maker: AgentMaker) -> AgentMaker:
+        AGENTS[name] = maker
+        return maker
+    return deco
+
+
+def parse_value(text: str) -> Any:
+    low = text.lower()
+    if low in ("true", "false"):
+        return low == "true"
+    for conv in (int, float):
+        try:
+            return conv(text)
+        except ValueError:
+            pass
+    return text
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """``"name(k=v,...)"`` -> ``("name", {"k": v, ...})``; malformed specs raise ValueError."""
+    m = _SPEC.match(spec)
+    if not m:
+        raise ValueError(f"malformed agent spec {spec!r}: expected name or name(key=value,...)")
+    name, body = m.group(1), m.group(2)
+    kwargs: dict[str, Any] = {}
+    if body and body.strip():
+        for part in body.split(","):
+            am = _ARG.match(part)
+            if not am:
+                raise ValueError(f"malformed argument {part.strip()!r} in agent spec {spec!r}: "
+                                 "expected key=value")
+            if am.group(1) in kwargs:
+                raise ValueError(f"argument {am.group(1)!r} given twice in agent spec {spec!r}")
+            kwargs[am.group(1)] = parse_value(am.group(2))
+    return name, kwargs
+
+
+def make_agent(spec: str, game: pyspiel.Game, seed: int = 0) -> pyspiel.Bot:
+    """A ``pyspiel.Bot`` for ``game`` built from ``spec``; it acts for whoever is to move."""
+    _load_kinds()
+    name, kwargs = parse_spec(spec)
+    if name not in AGENTS:
+        raise ValueError(f"unknown agent {name!r} in spec {spec!r}; known agents: "
+                         f"{', '.join(sorted(AGENTS))}")
+    try:
+        return AGENTS[name](game, seed, **kwargs)
+    except TypeError as e:  # an unexpected keyword argument
+        raise ValueError(f"bad arguments in agent spec {spec!r}: {e}") from None
+
+
+def _load_kinds() -> None:
+    from agents import random_agent  # noqa: F401  (registers "random")

@@ -1,0 +1,46 @@
+"""The random agent: uniform over the legal actions.
+
+``RandomBot`` draws with the kernel generator and the kernel policy
+(:func:`agents.policies.random_action`), exactly as ``skip_ai.sim.simulate`` does, so the
+same seed gives the same choices in a batch and through the pyspiel API.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyspiel
+
+from agents.factory import agent_kind
+from agents.policies import random_action
+from skip_ai.kernel.rng import make_rng
+
+
+class RandomBot(pyspiel.Bot):
+    """Picks a legal action uniformly at random, for whichever player is to move."""
+
+    def __init__(self, seed: int = 0, rng: np.ndarray | None = None):
+        pyspiel.Bot.__init__(self)
+        self._rng = make_rng(seed) if rng is None else rng
+
+    def restart_at(self, state: pyspiel.State) -> None:
+        pass
+
+    def provides_policy(self) -> bool:
+        return True
+
+    def step_with_policy(self, state: pyspiel.State):
+        legal = state.legal_actions()
+        if not legal:
+            return [], pyspiel.INVALID_ACTION
+        p = 1.0 / len(legal)
+        arr = np.asarray(legal, dtype=np.int64)
+        action = int(random_action(arr, arr, len(legal), self._rng))
+        return [(a, p) for a in legal], action
+
+    def step(self, state: pyspiel.State) -> int:
+        return self.step_with_policy(state)[1]
+
+
+@agent_kind("random")
+def make_random(game: pyspiel.Game, seed: int = 0) -> RandomBot:
+    return RandomBot(seed)

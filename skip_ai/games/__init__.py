@@ -1,0 +1,6 @@
+"""One module per game: its kernel and its registration with pyspiel.
+
+Importing this package registers every game (``skip_ai.pyspiel_wrapper.REGISTRY``).
+"""
+
+from skip_ai.games import columns  # noqa: F401

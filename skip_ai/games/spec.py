@@ -1,0 +1,95 @@
+"""What a game declares: its names, parameters, sizes, kernel and text rendering.
+
+A game module builds one :class:`GameSpec` and passes it to
+:func:`skip_ai.pyspiel_wrapper.register`; the generic wrapper does the rest.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+
+from skip_ai.kernel.state import CHANCE, NUM_PARAMS
+
+ParamValue = int | bool | str
+
+
+@dataclass(frozen=True)
+class Param:
+    """One game parameter: its default, the values it may take, and a line of help."""
+
+    name: str
+    default: ParamValue
+    choices: tuple[ParamValue, ...]
+    doc: str = ""
+
+    def check(self, value: Any, game: str) -> ParamValue:
+        """The value if allowed, else a ``ValueError`` that names the game and parameter."""
+        if value not in self.choices or type(value) is not type(self.default):
+            allowed = ", ".join(_fmt(c) for c in self.choices)
+            raise ValueError(f"{game}: parameter {self.name}={_fmt(value)} is not allowed "
+                             f"(allowed: {allowed})")
+        return value
+
+    def encode(self, value: ParamValue) -> int:
+        """The integer the kernel sees: the index for text choices, else the number."""
+        if isinstance(value, str):
+            return self.choices.index(value)
+        return int(value)
+
+
+def _fmt(v: Any) -> str:
+    return str(v).lower() if isinstance(v, bool) else str(v)
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything the generic pyspiel wrapper needs to present a kernel as a game.
+
+    Size callables take the resolved parameter dict. Rendering callables take the kernel
+    state array (parameters live in its header).
+    """
+
+    short_name: str
+    long_name: str
+    original_name: str
+    rules_section: str
+    kernel: Any
+    params: tuple[Param, ...]
+    num_players: Callable[[dict], int]
+    num_distinct_actions: Callable[[dict], int]
+    max_chance_outcomes: Callable[[dict], int]
+    max_game_length: Callable[[dict], int]
+    observation_size: Callable[[dict], int]
+    action_to_string: Callable[[np.ndarray, int, int], str]
+    render: Callable[[np.ndarray], str]
+    render_observation: Callable[[np.ndarray, int], str]
+    min_utility: float = -1.0
+    max_utility: float = 1.0
+    team_names: tuple[str, str] = ("team 0", "team 1")
+    check: Callable[[dict], None] = field(default=lambda params: None)
+    """Cross-parameter validation; raises ValueError naming the problem."""
+
+    def resolve(self, given: dict) -> dict:
+        """Validated parameters with defaults filled in (unknown names are an error)."""
+        known = {p.name for p in self.params}
+        unknown = sorted(set(given) - known)
+        if unknown:
+            raise ValueError(f"{self.short_name}: unknown parameter(s) {', '.join(unknown)} "
+                             f"(known: {', '.join(sorted(known)) or 'none'})")
+        resolved = {p.name: p.check(given.get(p.name, p.default), self.short_name)
+                    for p in self.params}
+        self.check(resolved)
+        return resolved
+
+    def encode(self, params: dict) -> np.ndarray:
+        """The int64 parameter array the kernel's ``init`` takes."""
+        assert len(self.params) <= NUM_PARAMS
+        return np.array([p.encode(params[p.name]) for p in self.params], dtype=np.int64)
+
+    def remap_action(self, actor: int, action: int, sigma: np.ndarray) -> int:
+        """An action of a history rewritten for a resampled world: chance outcomes are card
+        ids and go through ``sigma``; players' actions only ever show public cards."""
+        return int(sigma[action]) if actor == CHANCE else action

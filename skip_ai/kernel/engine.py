@@ -1,0 +1,100 @@
+"""Generic whole-game kernels, instantiated once per game kernel module.
+
+A game kernel module ``K`` provides, all ``@njit``:
+
+- ``init(params) -> state``            a fresh state (chance deals first) from the int64 params
+- ``chance_outcomes(s, out) -> n``     the outcomes of a chance node, ascending, equally likely
+- ``legal_actions(s, out) -> n``       the legal actions of a decision node, ascending
+- ``apply_action(s, a) -> vis``        apply a legal action or outcome; returns the bitmask of
+                                       seats that saw it in full (every seat: public)
+- ``returns(s, out)``, ``scores(s, out)``  per seat / per team, float64
+- ``observation(s, p, out)``           the observation tensor of player ``p``
+- ``resample(s, p, rng, sigma)``       re-deal what ``p`` cannot see (see ``resample.py``)
+
+and the constants ``ACTION_BUFFER`` (≥ both the number of distinct actions and of chance
+outcomes) and ``STATE_SIZE``.
+
+The functions below are closures over the *module* ``K`` (never over other closures): Numba
+then caches them on disk per game, because a module pickles by name.
+"""
+
+from types import SimpleNamespace
+
+import numpy as np
+from numba import njit
+
+from agents.policies import RANDOM, random_action
+from .rng import below, derive
+from .state import CHANCE, H_CUR, TERMINAL
+
+_ENGINES: dict = {}
+
+
+def engine(K) -> SimpleNamespace:
+    """The generic kernels for game kernel module ``K`` (built once per process)."""
+    if K.__name__ not in _ENGINES:
+        _ENGINES[K.__name__] = _build(K)
+    return _ENGINES[K.__name__]
+
+
+def _build(K) -> SimpleNamespace:
+    @njit(cache=True)
+    def actions(s, out):
+        """Chance outcomes at a chance node, legal actions at a decision node, none at the end."""
+        cur = s[H_CUR]
+        if cur == TERMINAL:
+            return 0
+        if cur == CHANCE:
+            return K.chance_outcomes(s, out)
+        return K.legal_actions(s, out)
+
+    @njit(cache=True)
+    def checked_apply(s, a, out):
+        """Apply ``a`` if it is legal here and return its visibility; -1 (state untouched)
+        if it is not."""
+        cur = s[H_CUR]
+        if cur == TERMINAL:
+            return -1
+        n = K.chance_outcomes(s, out) if cur == CHANCE else K.legal_actions(s, out)
+        for i in range(n):
+            if out[i] == a:
+                return K.apply_action(s, a)
+        return -1
+
+    @njit(cache=True)
+    def simulate(params, base_seed, first, count, seat_policy, rets, scores, lengths):
+        """Play games ``first .. first+count-1`` of the family ``base_seed`` to the end.
+
+        Game ``i`` draws everything (deal and moves) from the generator seeded with
+        ``derive(base_seed, i)``, so a game's record does not depend on how a batch is split.
+        """
+        out = np.empty(K.ACTION_BUFFER, np.int64)
+        rng = np.empty(1, np.uint64)
+        team = np.empty(scores.shape[1], np.float64)
+        ret = np.empty(rets.shape[1], np.float64)
+        for g in range(count):
+            rng[0] = derive(base_seed, first + g)
+            s = K.init(params)
+            n_actions = 0
+            while s[H_CUR] != TERMINAL:
+                cur = s[H_CUR]
+                if cur == CHANCE:
+                    n = K.chance_outcomes(s, out)
+                    a = out[below(rng, n)]
+                else:
+                    n = K.legal_actions(s, out)
+                    if seat_policy[cur] == RANDOM:
+                        a = random_action(s, out, n, rng)
+                    else:
+                        raise ValueError("simulate: unknown policy code")
+                K.apply_action(s, a)
+                n_actions += 1
+            K.returns(s, ret)
+            K.scores(s, team)
+            rets[g, :] = ret
+            scores[g, :] = team
+            lengths[g] = n_actions
+        return count
+
+    return SimpleNamespace(actions=actions, checked_apply=checked_apply, simulate=simulate,
+                           RANDOM=RANDOM)

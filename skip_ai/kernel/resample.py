@@ -1,0 +1,139 @@
+"""Re-deal the cards hidden from one player, consistently with everything public.
+
+The hidden cards of player ``p`` are the cards whose place ``p`` does not know: other hands
+(except cards publicly known to be there), the undealt deck and face-down piles. Each hidden
+card occupies a *slot* (its place, with the ``KNOWN`` bits of that slot). A resample is a
+permutation of the hidden cards over the slots such that no card lands in the hand of a seat
+that public events proved lacks it (``NOT_HOLD``). It is returned as ``sigma``: ``sigma[c]`` is
+the card that now plays ``c``'s part, the identity on every card ``p`` knows, so rewriting a
+history's card ids through ``sigma`` replays to the resampled state.
+
+Sampling: up to ``REJECTION_TRIES`` uniform shuffles are tried (exactly uniform over the
+consistent worlds when one is accepted); if none fits, a randomised augmenting-path matching
+finds a consistent world, which always exists because the true one is.
+"""
+
+import numpy as np
+from numba import njit
+
+from .rng import below
+from .state import KNOWN, LOC, MAX_SEATS, NOT_HOLD, NUM_CARDS, hidden_from
+
+REJECTION_TRIES = 16
+
+
+@njit(cache=True)
+def hidden_slots(s, p, cards, places, known):
+    """The cards hidden from ``p`` with their places and ``KNOWN`` bits; returns their number."""
+    m = 0
+    for c in range(NUM_CARDS):
+        if hidden_from(s, c, p):
+            cards[m] = c
+            places[m] = s[LOC + c]
+            known[m] = s[KNOWN + c]
+            m += 1
+    return m
+
+
+@njit(cache=True)
+def default_feasibility(s, cards, places, m):
+    """``F[i, j]``: may card ``cards[j]`` fill slot ``i``? Only ``NOT_HOLD`` restricts it."""
+    f = np.ones((m, m), dtype=np.bool_)
+    for i in range(m):
+        seat = places[i]
+        if 0 <= seat < MAX_SEATS:
+            for j in range(m):
+                if s[NOT_HOLD + seat * NUM_CARDS + cards[j]] != 0:
+                    f[i, j] = False
+    return f
+
+
+@njit(cache=True)
+def sample_assignment(f, m, rng, assign):
+    """Fill ``assign[i]`` with the index of the card for slot ``i`` so that ``f`` allows it."""
+    for _ in range(REJECTION_TRIES):
+        for i in range(m):
+            assign[i] = i
+        for i in range(m - 1, 0, -1):
+            j = below(rng, i + 1)
+            assign[i], assign[j] = assign[j], assign[i]
+        ok = True
+        for i in range(m):
+            if not f[i, assign[i]]:
+                ok = False
+                break
+        if ok:
+            return
+    _random_matching(f, m, rng, assign)
+
+
+@njit(cache=True)
+def _random_matching(f, m, rng, assign):
+    """A perfect matching of slots to cards by BFS augmenting paths in random order."""
+    slot_order = np.arange(m)
+    card_order = np.arange(m)
+    for i in range(m - 1, 0, -1):
+        j = below(rng, i + 1)
+        slot_order[i], slot_order[j] = slot_order[j], slot_order[i]
+        j = below(rng, i + 1)
+        card_order[i], card_order[j] = card_order[j], card_order[i]
+    card_slot = np.full(m, -1, np.int64)
+    for i in range(m):
+        assign[i] = -1
+    parent = np.empty(m, np.int64)
+    seen = np.empty(m, np.bool_)
+    queue = np.empty(m, np.int64)
+    for u in slot_order:
+        seen[:] = False
+        queue[0] = u
+        head, tail, free = 0, 1, -1
+        while head < tail and free < 0:
+            x = queue[head]
+            head += 1
+            off = below(rng, m)
+            for k in range(m):
+                v = card_order[(k + off) % m]
+                if seen[v] or not f[x, v]:
+                    continue
+                seen[v] = True
+                parent[v] = x
+                if card_slot[v] < 0:
+                    free = v
+                    break
+                queue[tail] = card_slot[v]
+                tail += 1
+        if free < 0:
+            raise ValueError("resample: no world is consistent with the public events")
+        v = free
+        while v >= 0:
+            x = parent[v]
+            prev = assign[x]
+            assign[x] = v
+            card_slot[v] = x
+            v = prev
+
+
+@njit(cache=True)
+def relabel(s, cards, places, known, assign, m, sigma):
+    """Put card ``cards[assign[i]]`` into slot ``i`` and record ``sigma``."""
+    for c in range(NUM_CARDS):
+        sigma[c] = c
+    for i in range(m):
+        new = cards[assign[i]]
+        sigma[cards[i]] = new
+        s[LOC + new] = places[i]
+        s[KNOWN + new] = known[i]
+
+
+@njit(cache=True)
+def resample_hidden(s, p, rng, sigma):
+    """Resample in place every card hidden from ``p`` (the default for games whose only
+    constraints are ``NOT_HOLD``); ``sigma`` receives the card permutation."""
+    cards = np.empty(NUM_CARDS, np.int64)
+    places = np.empty(NUM_CARDS, np.int64)
+    known = np.empty(NUM_CARDS, np.int64)
+    m = hidden_slots(s, p, cards, places, known)
+    f = default_feasibility(s, cards, places, m)
+    assign = np.empty(m, np.int64)
+    sample_assignment(f, m, rng, assign)
+    relabel(s, cards, places, known, assign, m, sigma)

@@ -1,0 +1,321 @@
+"""One generic pyspiel wrapper for every kernel game.
+
+``register(spec)`` turns a :class:`~skip_ai.games.spec.GameSpec` into a registered pyspiel game:
+a ``pyspiel.Game`` subclass and a ``pyspiel.State`` subclass that hold the kernel state array
+and do no rule logic — they convert, render text and call the kernel.
+
+Why some pyspiel methods are also defined here in Python: C++ algorithms reach the state
+through pybind11 trampolines (``current_player``, ``_legal_actions``, ``_apply_action``, …),
+while Python callers hit these Python methods directly and skip two or three crossings of the
+language boundary per call. Both routes end in the same kernel functions.
+
+The instance ``__dict__`` holds only plain data (the kernel array, the current player and a
+log of who saw each action), because pyspiel clones by deep-copying it and serialises it
+by pickling it.
+"""
+
+from __future__ import annotations
+
+import itertools
+from types import SimpleNamespace
+from typing import Sequence
+
+import numpy as np
+import pyspiel
+
+from skip_ai.games.spec import GameSpec
+from skip_ai.kernel.engine import engine
+from skip_ai.kernel.rng import make_rng
+from skip_ai.kernel.state import CHANCE, H_CUR, NUM_CARDS, TERMINAL
+
+REGISTRY: dict[str, GameSpec] = {}
+"""Every registered game by short name, in registration order."""
+
+_SCRATCH = np.empty(1 << 16, dtype=np.int64)
+"""Shared output buffer for kernel calls (the wrapper is single-threaded under the GIL)."""
+
+_resample_seeds = itertools.count(0x5EED)
+
+
+class IllegalActionError(ValueError):
+    """An action that is not legal in the state it was applied to (the state is unchanged)."""
+
+
+def register(spec: GameSpec) -> None:
+    """Register ``spec`` with pyspiel under its short name."""
+    if spec.short_name in REGISTRY:
+        raise ValueError(f"game {spec.short_name} is registered twice")
+    module = spec.kernel.__name__
+    cls_name = "".join(w.capitalize() for w in spec.short_name.split("_"))
+    ops = engine(spec.kernel)
+    state_cls = type(f"{cls_name}State", (KernelState,),
+                     {"spec": spec, "ops": ops, "__module__": module})
+    game_cls = type(f"{cls_name}Game", (KernelGame,),
+                    {"spec": spec, "ops": ops, "state_cls": state_cls, "__module__": module})
+    # pickle finds classes by module and name
+    setattr(spec.kernel, state_cls.__name__, state_cls)
+    setattr(spec.kernel, game_cls.__name__, game_cls)
+    REGISTRY[spec.short_name] = spec
+    pyspiel.register_game(game_type(spec), game_cls)
+
+
+def game_type(spec: GameSpec) -> pyspiel.GameType:
+    counts = [spec.num_players(spec.resolve({p.name: c})) for p in spec.params
+              if p.name == "players" for c in p.choices] or [spec.num_players(spec.resolve({}))]
+    return pyspiel.GameType(
+        short_name=spec.short_name,
+        long_name=f"{spec.long_name} ({spec.original_name})",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=max(counts),
+        min_num_players=min(counts),
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification={p.name: p.default for p in spec.params},
+    )
+
+
+class KernelGame(pyspiel.Game):
+    """A pyspiel game backed by a kernel module; subclassed per game by :func:`register`."""
+
+    spec: GameSpec
+    ops: SimpleNamespace
+    state_cls: type
+
+    def __init__(self, params: dict | None = None):
+        spec = self.spec
+        self.resolved = spec.resolve(dict(params or {}))
+        p = self.resolved
+        info = pyspiel.GameInfo(
+            num_distinct_actions=spec.num_distinct_actions(p),
+            max_chance_outcomes=spec.max_chance_outcomes(p),
+            num_players=spec.num_players(p),
+            min_utility=spec.min_utility,
+            max_utility=spec.max_utility,
+            utility_sum=0.0,
+            max_game_length=spec.max_game_length(p),
+        )
+        super().__init__(game_type(spec), info, p)
+        self.initial = spec.kernel.init(spec.encode(p))
+        self.obs_size = spec.observation_size(p)
+
+    def new_initial_state(self) -> "KernelState":
+        return self.state_cls(self)
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        if params:
+            raise ValueError(f"{self.spec.short_name}: observer parameters are not supported "
+                             f"(got {params})")
+        perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
+        return _Observer(self, perfect_recall)
+
+    def game_string(self) -> str:
+        """``short_name(param=value,...)`` with every parameter spelled out."""
+        return str(self)
+
+
+class _Observer:
+    """pyspiel's Python observer protocol: strings and tensors for C++ callers."""
+
+    def __init__(self, game: KernelGame, perfect_recall: bool):
+        self.perfect_recall = perfect_recall
+        if perfect_recall:
+            self.tensor, self.dict = None, {}
+        else:
+            self.tensor = np.zeros(game.obs_size, np.float32)
+            self.dict = {"observation": self.tensor}
+
+    def set_from(self, state: "KernelState", player: int) -> None:
+        if self.tensor is not None:
+            state.write_observation(player, self.tensor)
+
+    def string_from(self, state: "KernelState", player: int) -> str:
+        if self.perfect_recall:
+            return state.information_state_string(player)
+        return state.observation_string(player)
+
+
+class KernelState(pyspiel.State):
+    """A pyspiel state holding a kernel state array; subclassed per game by :func:`register`.
+
+    Instance attributes (all plain data): ``_s`` the kernel array, ``_cur`` the cached current
+    player, ``_log`` one int per applied action: ``(visibility << 3) | (actor + 1)``.
+    """
+
+    spec: GameSpec
+    ops: SimpleNamespace
+
+    def __init__(self, game: KernelGame):
+        super().__init__(game)
+        self._s = game.initial.copy()
+        self._cur = int(self._s[H_CUR])
+        self._log: list[int] = []
+
+    # ----- the pyspiel core -------------------------------------------------------------
+    def current_player(self) -> int:
+        return self._cur
+
+    def is_terminal(self) -> bool:
+        return self._cur == TERMINAL
+
+    def is_chance_node(self) -> bool:
+        return self._cur == CHANCE
+
+    def is_player_node(self) -> bool:
+        return self._cur >= 0
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        if player is not None and player != self._cur:
+            return []
+        n = self.ops.actions(self._s, _SCRATCH)
+        return _SCRATCH[:n].tolist()
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return self.legal_actions(player)
+
+    def legal_actions_mask(self, player: int | None = None) -> list[int]:
+        size = (self.get_game().max_chance_outcomes() if self._cur == CHANCE
+                else self.get_game().num_distinct_actions())
+        mask = [0] * size
+        for a in self.legal_actions(player):
+            mask[a] = 1
+        return mask
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self._cur != CHANCE:
+            return []
+        n = self.spec.kernel.chance_outcomes(self._s, _SCRATCH)
+        p = 1.0 / n
+        return [(a, p) for a in _SCRATCH[:n].tolist()]
+
+    def _apply_action(self, action: int) -> None:
+        actor = self._cur
+        vis = self.ops.checked_apply(self._s, action, _SCRATCH)
+        if vis < 0:
+            raise IllegalActionError(self._illegal_message(actor, action))
+        self._log.append((vis << 3) | (actor + 1))
+        self._cur = int(self._s[H_CUR])
+
+    def _illegal_message(self, actor: int, action: int) -> str:
+        name = self.spec.short_name
+        if actor == TERMINAL:
+            return f"{name}: the game is over; no action can be applied (got {action})"
+        who = "chance" if actor == CHANCE else f"player {actor}"
+        try:
+            text = self.spec.action_to_string(self._s, actor, action)
+        except Exception:  # an id outside the action space has no text
+            text = "no such action"
+        legal = self.legal_actions()
+        return (f"{name}: action {action} ({text}) is not legal for {who} here; "
+                f"legal: {legal[:20]}{' ...' if len(legal) > 20 else ''}")
+
+    def returns(self) -> list[float]:
+        out = np.zeros(int(self._s[0]), np.float64)
+        if self._cur == TERMINAL:
+            self.spec.kernel.returns(self._s, out)
+        return out.tolist()
+
+    def rewards(self) -> list[float]:
+        return self.returns()
+
+    def scores(self) -> list[float]:
+        """The quantity the rules compare, per team (team 0 first), at any state."""
+        out = np.zeros(2, np.float64)
+        self.spec.kernel.scores(self._s, out)
+        return out.tolist()
+
+    # ----- text ---------------------------------------------------------------------------
+    def _action_to_string(self, player: int, action: int) -> str:
+        return self.spec.action_to_string(self._s, player, action)
+
+    def __str__(self) -> str:
+        return self.spec.render(self._s)
+
+    def information_state_string(self, player: int | None = None) -> str:
+        """Perfect recall: the player's seat, own hand, and every action of the history as
+        that player saw it (a card seen only by others shows as ``?`` plus who saw it)."""
+        p = self._check_player(player)
+        spec, s = self.spec, self._s
+        out = [f"p{p}"]
+        for action, entry in zip(self.history(), self._log):
+            actor, vis = (entry & 7) - 1, entry >> 3
+            label = "c" if actor == CHANCE else str(actor)
+            if (vis >> p) & 1:
+                out.append(f"{label}:{spec.action_to_string(s, actor, action)}")
+            else:
+                seen_by = "".join(str(q) for q in range(int(s[0])) if (vis >> q) & 1)
+                out.append(f"{label}:?{seen_by}")
+        return " ".join(out)
+
+    def observation_string(self, player: int | None = None) -> str:
+        return self.spec.render_observation(self._s, self._check_player(player))
+
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        out = np.zeros(self.get_game().obs_size, np.float32)
+        self.write_observation(self._check_player(player), out)
+        return out.tolist()
+
+    def write_observation(self, player: int, out: np.ndarray) -> None:
+        """The observation tensor of ``player`` written into ``out`` (layout: game module)."""
+        out.fill(0.0)
+        self.spec.kernel.observation(self._s, player, out)
+
+    def _check_player(self, player: int | None) -> int:
+        p = self._cur if player is None else int(player)
+        if not 0 <= p < int(self._s[0]):
+            raise ValueError(f"{self.spec.short_name}: no player {player} "
+                             f"(players are 0..{int(self._s[0]) - 1})")
+        return p
+
+    # ----- resampling ---------------------------------------------------------------------
+    def resample_from_infostate(self, player_id: int, probability_sampler=None, *,
+                                rng: np.ndarray | None = None) -> "KernelState":
+        """A real state of this game that gives ``player_id`` the same information state,
+        with everything hidden from that player re-dealt consistently with public events.
+
+        Built by replaying this history from a new initial state with the hidden cards
+        relabelled, so the result's history (new chance outcomes included) is legal by
+        construction. Randomness: ``rng`` (a kernel generator) if given, else a fresh seed
+        mixed from ``probability_sampler`` (as OpenSpiel's ISMCTS passes it) and a counter.
+        """
+        p = self._check_player(player_id)
+        if rng is None:
+            draw = probability_sampler() if probability_sampler is not None else 0.0
+            rng = make_rng(int(draw * (1 << 52)) ^ (next(_resample_seeds) * 0x9E3779B97F4A7C15))
+        world = self._s.copy()
+        sigma = np.empty(NUM_CARDS, np.int64)
+        self.spec.kernel.resample(world, p, rng, sigma)
+        return self.replay(sigma)
+
+    def replay(self, sigma: np.ndarray | None = None) -> "KernelState":
+        """A new state built by replaying this history (card ids mapped through ``sigma``)."""
+        new = self.get_game().new_initial_state()
+        for item in self.full_history():
+            a = item.action if sigma is None else self.spec.remap_action(item.player,
+                                                                        item.action, sigma)
+            new.apply_action(a)
+        return new
+
+    def kernel_state(self) -> np.ndarray:
+        """A copy of the kernel state array (for tests, tools and kernel-level agents)."""
+        return self._s.copy()
+
+
+def load(game_string: str) -> KernelGame:
+    """``pyspiel.load_game`` with a clear error for games that are not ours."""
+    name = game_string.split("(", 1)[0].strip()
+    if name not in REGISTRY:
+        raise ValueError(f"unknown game {name!r}; known games: {', '.join(REGISTRY)}")
+    return pyspiel.load_game(game_string)
+
+
+def apply_actions(state: KernelState, actions: Sequence[int]) -> KernelState:
+    """Apply several actions in order (a small convenience for tests and tools)."""
+    for a in actions:
+        state.apply_action(int(a))
+    return state
