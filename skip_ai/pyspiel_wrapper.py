@@ -319,3 +319,19 @@ def apply_actions(state: KernelState, actions: Sequence[int]) -> KernelState:
     for a in actions:
         state.apply_action(int(a))
     return state
+
+
+def variants(spec: GameSpec) -> list[str]:
+    """Every valid parameter combination of a game, as game strings."""
+    names = [p.name for p in spec.params]
+    out = []
+    for values in itertools.product(*(p.choices for p in spec.params)):
+        params = dict(zip(names, values))
+        try:
+            spec.resolve(params)
+        except ValueError:
+            continue
+        body = ",".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}"
+                        for k, v in params.items())
+        out.append(f"{spec.short_name}({body})")
+    return out

@@ -55,3 +55,12 @@ def make_rng(seed: int) -> np.ndarray:
 def base_seed(seed: int) -> int:
     """The uint64 root of a batch, from a user seed, through ``numpy.random.SeedSequence``."""
     return int(np.random.SeedSequence(int(seed)).generate_state(1, np.uint64)[0])
+
+
+@njit(cache=True)
+def derive_range(base, count):
+    """``derive(base, i)`` for i in ``0 .. count-1``."""
+    out = np.empty(count, np.uint64)
+    for i in range(count):
+        out[i] = derive(base, i)
+    return out

@@ -1,0 +1,121 @@
+"""The ``skip-ai`` command line: list games, watch one, simulate a batch."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import pyspiel
+
+
+def _games(args: argparse.Namespace) -> int:
+    from skip_ai.pyspiel_wrapper import REGISTRY
+
+    for spec in REGISTRY.values():
+        print(f"{spec.short_name:24s} {spec.long_name} «{spec.original_name}» "
+              f"(RULES {spec.rules_section})")
+        for p in spec.params:
+            choices = ", ".join(_fmt(c) for c in p.choices)
+            print(f"    {p.name:16s} default {_fmt(p.default):8s} one of {choices}"
+                  + (f" — {p.doc}" if p.doc else ""))
+    return 0
+
+
+def _fmt(v) -> str:
+    return str(v).lower() if isinstance(v, bool) else str(v)
+
+
+def _play(args: argparse.Namespace) -> int:
+    from agents import make_agent
+    from skip_ai.kernel.rng import below, make_rng
+    from skip_ai.pyspiel_wrapper import load
+
+    game = load(args.game)
+    rng = make_rng(args.seed)
+    bots = [make_agent(args.agent, game, seed=args.seed + 1 + p)
+            for p in range(game.num_players())]
+    state = game.new_initial_state()
+    print(f"{game}  (seed {args.seed})")
+    dealt = False
+    move = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            action = outcomes[below(rng, len(outcomes))][0]
+            if dealt:
+                print(f"      chance: {state.action_to_string(pyspiel.PlayerId.CHANCE, action)}")
+            state.apply_action(action)
+            continue
+        if not dealt:
+            print("\nAfter the deal:\n" + str(state) + "\n")
+            dealt = True
+        player = state.current_player()
+        action = bots[player].step(state)
+        move += 1
+        print(f"{move:4d}. seat {player}: {state.action_to_string(player, action)}")
+        state.apply_action(action)
+    print("\nFinal position:\n" + str(state))
+    print(f"returns {state.returns()}  scores {state.scores()}")
+    return 0
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    from skip_ai.sim import simulate, summary
+
+    df = simulate(args.game, args.n, seed=args.seed, policy=args.policy, progress=True)
+    s = summary(df)
+    names = _team_names(args.game)
+    print(f"{df.game.iloc[0] if len(df) else args.game}: {s['games']} games, "
+          f"policy {args.policy}, seed {args.seed}")
+    for key, name in (("team0", names[0]), ("team1", names[1]), ("draw", "draw")):
+        rate, lo, hi = s[key]
+        print(f"  {name:>8s} {rate:7.2%}  [95% CI {lo:.2%} – {hi:.2%}]")
+    m, lo, hi = s["length"]
+    print(f"  mean length {m:.1f} actions  [95% CI {lo:.1f} – {hi:.1f}]")
+    if args.out:
+        out = Path(args.out)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        df.to_parquet(out, index=False)
+        print(f"  wrote {len(df)} rows to {out}")
+    return 0
+
+
+def _team_names(game_string: str) -> tuple[str, str]:
+    from skip_ai.pyspiel_wrapper import REGISTRY
+
+    spec = REGISTRY.get(game_string.split("(", 1)[0].strip())
+    return spec.team_names if spec else ("team 0", "team 1")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="skip-ai", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("games", help="list every game with its parameters and defaults")
+    play = sub.add_parser("play", help="print one game move by move")
+    play.add_argument("game", help='a game string, e.g. "skip_columns(players=4)"')
+    play.add_argument("--seed", type=int, default=0)
+    play.add_argument("--agent", default="random", help="agent spec for every seat")
+    simp = sub.add_parser("simulate", help="play a batch inside the kernel and summarise it")
+    simp.add_argument("game")
+    simp.add_argument("-n", type=int, default=10000, help="number of games")
+    simp.add_argument("--seed", type=int, default=0)
+    simp.add_argument("--policy", default="random")
+    simp.add_argument("--out", help="write one row per game to this Parquet file")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    import skip_ai  # noqa: F401  (registers the games)
+
+    handler = {"games": _games, "play": _play, "simulate": _simulate}[args.command]
+    try:
+        return handler(args)
+    except (ValueError, pyspiel.SpielError) as e:
+        print(f"skip-ai: error: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

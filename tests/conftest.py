@@ -1,0 +1,27 @@
+import numpy as np
+import pyspiel
+import pytest
+
+import skip_ai  # noqa: F401  (registers the games)
+from skip_ai.pyspiel_wrapper import REGISTRY, variants
+
+ALL_VARIANTS = [v for spec in REGISTRY.values() for v in variants(spec)]
+
+
+def random_states(game: pyspiel.Game, seed: int, count: int = 4):
+    """Decision states of one random game, spread over its length."""
+    rng = np.random.default_rng(seed)
+    state = game.new_initial_state()
+    states = []
+    while not state.is_terminal():
+        if state.is_player_node():
+            states.append(state.clone())
+        actions = state.legal_actions()
+        state.apply_action(int(rng.choice(actions)))
+    idx = np.linspace(0, len(states) - 1, count).round().astype(int)
+    return [states[i] for i in idx], state
+
+
+@pytest.fixture(params=ALL_VARIANTS)
+def variant(request) -> str:
+    return request.param
