@@ -28,11 +28,12 @@ from numba import njit
 from skip_ai import cards
 from skip_ai.games.spec import GameSpec, Param
 from skip_ai.kernel.resample import resample_hidden as resample  # noqa: F401  (kernel API)
-from skip_ai.kernel.state import (CHANCE, GAME, H_CUR, H_MOVES, H_PARAMS, H_PLAYERS, HAND_N, LOC,
+from skip_ai.kernel.state import (CHANCE, GAME, H_CUR, H_MOVES, H_PARAMS, H_PLAYERS, LOC,
                                   LOC_TABLE, MAX_SEATS, NUM_CARDS, STATE_DTYPE, TERMINAL,
                                   all_seats, current_player, deal_card, dealing, hand,
-                                  init_common, next_seat_with_cards, param, plan_round_robin,
-                                  play_public, team_of, undealt_cards)
+                                  hand_size, init_common, next_seat_with_cards, param, plan_round_robin,
+                                  play_public, sample_hand, sample_undealt, team_of,
+                                  undealt_cards)
 from skip_ai.pyspiel_wrapper import register
 
 P_PLAYERS, P_DECK = 0, 1
@@ -74,8 +75,18 @@ def chance_outcomes(s, out):
 
 
 @njit(cache=True)
+def sample_chance(s, rng):
+    return sample_undealt(s, rng)
+
+
+@njit(cache=True)
 def legal_actions(s, out):
     return hand(s, s[H_CUR], out)
+
+
+@njit(cache=True)
+def random_legal(s, rng):
+    return sample_hand(s, s[H_CUR], rng)
 
 
 @njit(cache=True)
@@ -131,7 +142,7 @@ def observation(s, p, out):
             out[54 + 54 * row + s[GRID + 4 * r + row]] = 1.0
     base = 54 + 4 * 54
     for k in range(n):
-        out[base + k] = s[HAND_N + (p + k) % n] / 26.0
+        out[base + k] = hand_size(s, (p + k) % n) / 26.0
     cur = current_player(s)
     if cur >= 0:
         out[base + MAX_SEATS + (cur - p) % n] = 1.0
@@ -202,7 +213,7 @@ def render(s) -> str:
 
 def render_observation(s, p: int) -> str:
     n = _players(s)
-    sizes = " ".join(str(int(s[HAND_N + q])) for q in range(n))
+    sizes = " ".join(str(int(hand_size(s, q))) for q in range(n))
     return "\n".join([f"seat {p} ({_team(s, p)}), {_status(s)}",
                       f"  hand: {_hand_text(s, p)}",
                       f"  hand sizes: {sizes}",

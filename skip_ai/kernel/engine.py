@@ -4,7 +4,10 @@ A game kernel module ``K`` provides, all ``@njit``:
 
 - ``init(params) -> state``            a fresh state (chance deals first) from the int64 params
 - ``chance_outcomes(s, out) -> n``     the outcomes of a chance node, ascending, equally likely
+- ``sample_chance(s, rng)``            exactly ``outcomes[below(rng, n)]`` of that list, but
+                                       without building it (the batch fast path)
 - ``legal_actions(s, out) -> n``       the legal actions of a decision node, ascending
+- ``random_legal(s, rng)``             exactly ``legal[below(rng, n)]``, without the list
 - ``apply_action(s, a) -> vis``        apply a legal action or outcome; returns the bitmask of
                                        seats that saw it in full (every seat: public)
 - ``returns(s, out)``, ``scores(s, out)``  per seat / per team, float64
@@ -23,8 +26,8 @@ from types import SimpleNamespace
 import numpy as np
 from numba import njit
 
-from agents.policies import RANDOM, random_action
-from .rng import below, derive
+from agents.policies import RANDOM
+from .rng import derive
 from .state import CHANCE, H_CUR, TERMINAL
 
 _ENGINES: dict = {}
@@ -68,25 +71,22 @@ def _build(K) -> SimpleNamespace:
         Game ``i`` draws everything (deal and moves) from the generator seeded with
         ``derive(base_seed, i)``, so a game's record does not depend on how a batch is split.
         """
-        out = np.empty(K.ACTION_BUFFER, np.int64)
         rng = np.empty(1, np.uint64)
         team = np.empty(scores.shape[1], np.float64)
+        initial = K.init(params)
         ret = np.empty(rets.shape[1], np.float64)
         for g in range(count):
             rng[0] = derive(base_seed, first + g)
-            s = K.init(params)
+            s = initial.copy()
             n_actions = 0
             while s[H_CUR] != TERMINAL:
                 cur = s[H_CUR]
                 if cur == CHANCE:
-                    n = K.chance_outcomes(s, out)
-                    a = out[below(rng, n)]
+                    a = K.sample_chance(s, rng)
+                elif seat_policy[cur] == RANDOM:
+                    a = K.random_legal(s, rng)
                 else:
-                    n = K.legal_actions(s, out)
-                    if seat_policy[cur] == RANDOM:
-                        a = random_action(s, out, n, rng)
-                    else:
-                        raise ValueError("simulate: unknown policy code")
+                    raise ValueError("simulate: unknown policy code")
                 K.apply_action(s, a)
                 n_actions += 1
             K.returns(s, ret)

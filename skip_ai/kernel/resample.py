@@ -17,7 +17,7 @@ import numpy as np
 from numba import njit
 
 from .rng import below
-from .state import KNOWN, LOC, MAX_SEATS, NOT_HOLD, NUM_CARDS, hidden_from
+from .state import KNOWN, LOC, MAX_SEATS, NOT_HOLD, NUM_CARDS, hidden_from, rebuild_masks
 
 REJECTION_TRIES = 16
 
@@ -42,8 +42,9 @@ def default_feasibility(s, cards, places, m):
     for i in range(m):
         seat = places[i]
         if 0 <= seat < MAX_SEATS:
+            absent = s[NOT_HOLD + seat]
             for j in range(m):
-                if s[NOT_HOLD + seat * NUM_CARDS + cards[j]] != 0:
+                if (absent >> cards[j]) & 1:
                     f[i, j] = False
     return f
 
@@ -123,6 +124,7 @@ def relabel(s, cards, places, known, assign, m, sigma):
         sigma[cards[i]] = new
         s[LOC + new] = places[i]
         s[KNOWN + new] = known[i]
+    rebuild_masks(s)
 
 
 @njit(cache=True)

@@ -1,6 +1,6 @@
 """The common layout every game state starts with, and the helpers that keep it right.
 
-A game state is one flat ``int32`` array. Its first ``GAME`` slots are the same in every game:
+A game state is one flat ``int64`` array. Its first ``GAME`` slots are the same in every game:
 
 ======================  ====================================================================
 slots                   meaning
@@ -13,19 +13,27 @@ slots                   meaning
 ``H_PARAMS`` ..         the game's parameters, ``NUM_PARAMS`` slots, in the order it declares
 ``LOC[c]``              where card ``c`` is (``LOC_*`` codes; 0..5 = in that seat's hand)
 ``KNOWN[c]``            bitmask of seats that know where ``c`` is, besides its holder
-``NOT_HOLD[s*54 + c]``  1 when public events prove seat ``s`` does not hold ``c``
-``HAND_N[s]``           number of cards in seat ``s``'s hand (public)
+``HAND[s]``             mask of the cards in seat ``s``'s hand (``kernel.bits``)
+``NOT_HOLD[s]``         mask of cards public events prove seat ``s`` does not hold
+``DECK``                mask of the cards not dealt yet (deck or stock)
 ``DEAL_PLAN[i]``        where the i-th dealt card goes (a seat or ``LOC_UNSEEN``)
 ======================  ====================================================================
 
-A game's own slots start at ``GAME``. Hands are stored only through ``LOC``, so the
-resampler can re-deal hidden cards by rewriting ``LOC`` (and moving ``KNOWN`` with them).
+A game's own slots start at ``GAME``. ``LOC`` answers "where is this card", the masks "which
+cards are there"; only the helpers below change either, so they always agree. The resampler
+re-deals hidden cards by rewriting ``LOC`` (with ``KNOWN``) and rebuilding the masks.
 """
 
 import numpy as np
 from numba import njit
 
-STATE_DTYPE = np.int32
+from .bits import bit, kth, popcount, to_list
+from .rng import below
+
+# The helpers here are a few instructions each; ``inline="always"`` merges them into their
+# callers, which halves the cost of a kernel step compared with real calls (Numba passes
+# arrays to a call with reference counting).
+STATE_DTYPE = np.int64
 MAX_SEATS = 6
 NUM_CARDS = 54
 
@@ -43,9 +51,10 @@ HEADER = H_PARAMS + NUM_PARAMS
 
 LOC = HEADER
 KNOWN = LOC + NUM_CARDS
-NOT_HOLD = KNOWN + NUM_CARDS
-HAND_N = NOT_HOLD + MAX_SEATS * NUM_CARDS
-DEAL_PLAN = HAND_N + MAX_SEATS
+HAND = KNOWN + NUM_CARDS
+NOT_HOLD = HAND + MAX_SEATS
+DECK = NOT_HOLD + MAX_SEATS
+DEAL_PLAN = DECK + 1
 GAME = DEAL_PLAN + NUM_CARDS
 
 LOC_NONE = -1
@@ -60,35 +69,35 @@ LOC_TABLE = 16
 """First code of the game-specific public places (table, tricks taken, ...)."""
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def param(s, i):
     """The game's i-th declared parameter."""
     return s[H_PARAMS + i]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def current_player(s):
     return s[H_CUR]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def num_players(s):
     return s[H_PLAYERS]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def all_seats(s):
     """Bitmask with every seat's bit: the visibility of a public event."""
     return (1 << s[H_PLAYERS]) - 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def team_of(s, seat):
     """Team of a seat where partners sit side by side (RULES §0.2): 0 or 1."""
     return seat // (s[H_PLAYERS] // 2)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def init_common(s, players, deck):
     """Fill the common part: ``deck`` is the array of card ids in play, all undealt."""
     s[H_PLAYERS] = players
@@ -97,9 +106,10 @@ def init_common(s, players, deck):
         s[LOC + c] = LOC_NONE
     for c in deck:
         s[LOC + c] = LOC_DECK
+        s[DECK] |= bit(c)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def plan_round_robin(s, count, seats, extras):
     """Append ``count`` deal steps: round robin over ``seats`` while full rounds remain,
     then the final partial round to ``extras`` in order (RULES §0.3)."""
@@ -111,7 +121,7 @@ def plan_round_robin(s, count, seats, extras):
     s[H_DEAL_LEN] = k + count
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def plan_unseen(s, count):
     """Append ``count`` deal steps that go face down out of play (``remove4``)."""
     k = s[H_DEAL_LEN]
@@ -120,28 +130,30 @@ def plan_unseen(s, count):
     s[H_DEAL_LEN] = k + count
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def dealing(s):
     """True while planned deal steps remain."""
     return s[H_DEALT] < s[H_DEAL_LEN]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def undealt_cards(s, out):
     """The chance outcomes of a deal node: every card still in the deck, ascending."""
-    n = 0
-    for c in range(NUM_CARDS):
-        if s[LOC + c] == LOC_DECK:
-            out[n] = c
-            n += 1
-    return n
+    return to_list(s[DECK], out)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def sample_undealt(s, rng):
+    """Exactly ``undealt_cards(s)[below(rng, n)]``, without the list."""
+    return kth(s[DECK], below(rng, popcount(s[DECK])))
+
+
+@njit(cache=True, inline="always")
 def deal_card(s, c):
     """Apply one deal step with card ``c``; returns the bitmask of seats that saw it."""
     target = s[DEAL_PLAN + s[H_DEALT]]
     s[H_DEALT] += 1
+    s[DECK] &= ~bit(c)
     if target == LOC_UNSEEN:
         s[LOC + c] = LOC_UNSEEN
         return 0
@@ -149,51 +161,57 @@ def deal_card(s, c):
     return 1 << target
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def give(s, c, seat):
     """Card ``c`` joins ``seat``'s hand."""
     s[LOC + c] = seat
-    s[HAND_N + seat] += 1
+    s[HAND + seat] |= bit(c)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_public(s, c, place):
     """Card ``c`` leaves its holder's hand face up to the public place ``place``."""
     holder = s[LOC + c]
     if 0 <= holder < MAX_SEATS:
-        s[HAND_N + holder] -= 1
+        s[HAND + holder] &= ~bit(c)
     s[LOC + c] = place
     s[KNOWN + c] = all_seats(s)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def holds(s, seat, c):
     return s[LOC + c] == seat
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def hand(s, seat, out):
     """Cards of ``seat``'s hand, ascending; returns their number."""
-    n = 0
-    for c in range(NUM_CARDS):
-        if s[LOC + c] == seat:
-            out[n] = c
-            n += 1
-    return n
+    return to_list(s[HAND + seat], out)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def hand_size(s, seat):
+    return popcount(s[HAND + seat])
+
+
+@njit(cache=True, inline="always")
+def sample_hand(s, seat, rng):
+    """Exactly ``hand(s, seat)[below(rng, n)]``, without the list."""
+    return kth(s[HAND + seat], below(rng, popcount(s[HAND + seat])))
+
+
+@njit(cache=True, inline="always")
 def next_seat_with_cards(s, seat):
     """First seat clockwise after ``seat`` holding cards, or -1 when all hands are empty."""
     n = s[H_PLAYERS]
     for k in range(1, n + 1):
         q = (seat + k) % n
-        if s[HAND_N + q] > 0:
+        if s[HAND + q] != 0:
             return q
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def hidden_from(s, c, p):
     """True when player ``p`` does not know where card ``c`` is."""
     loc = s[LOC + c]
@@ -202,7 +220,21 @@ def hidden_from(s, c, p):
     return (s[KNOWN + c] >> p) & 1 == 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def prove_absent(s, seat, c):
     """Public events proved that ``seat`` does not hold ``c`` (the resampler respects it)."""
-    s[NOT_HOLD + seat * NUM_CARDS + c] = 1
+    s[NOT_HOLD + seat] |= bit(c)
+
+
+@njit(cache=True, inline="always")
+def rebuild_masks(s):
+    """Recompute ``HAND`` and ``DECK`` from ``LOC`` (after the resampler moved cards)."""
+    for seat in range(MAX_SEATS):
+        s[HAND + seat] = 0
+    s[DECK] = 0
+    for c in range(NUM_CARDS):
+        loc = s[LOC + c]
+        if 0 <= loc < MAX_SEATS:
+            s[HAND + loc] |= bit(c)
+        elif loc == LOC_DECK:
+            s[DECK] |= bit(c)

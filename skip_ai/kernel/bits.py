@@ -1,0 +1,62 @@
+"""Card sets as 64-bit masks (bit ``c`` = card ``c``), with LLVM's bit-count instructions.
+
+Hands, the undealt deck and "proved absent" sets are masks, so listing a hand is a loop over
+its set bits and "the k-th card in id order" (what uniform sampling over a sorted action list
+needs) costs no list at all.
+"""
+
+import numpy as np
+from numba import njit, types
+from numba.cpython.unsafe.numbers import trailing_zeros
+from numba.extending import intrinsic
+
+
+# The helpers here are a few instructions each; ``inline="always"`` merges them into their
+# callers, which halves the cost of a kernel step compared with real calls (Numba passes
+# arrays to a call with reference counting).
+@intrinsic
+def _ctpop(typingctx, src):
+    if not isinstance(src, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return src(src), codegen
+
+
+@njit(cache=True, inline="always")
+def bit(c):
+    """The mask of the single card ``c``."""
+    return np.int64(1) << np.int64(c)
+
+
+@njit(cache=True, inline="always")
+def popcount(m):
+    """Number of cards in mask ``m``."""
+    return np.int64(_ctpop(np.int64(m)))
+
+
+@njit(cache=True, inline="always")
+def lowest(m):
+    """The smallest card of a non-empty mask."""
+    return np.int64(trailing_zeros(np.int64(m)))
+
+
+@njit(cache=True, inline="always")
+def kth(m, k):
+    """The k-th smallest card (k from 0) of mask ``m``, which holds more than k cards."""
+    for _ in range(k):
+        m &= m - 1
+    return np.int64(trailing_zeros(np.int64(m)))
+
+
+@njit(cache=True, inline="always")
+def to_list(m, out):
+    """Write the cards of ``m`` ascending into ``out``; returns their number."""
+    n = 0
+    while m:
+        out[n] = trailing_zeros(np.int64(m))
+        n += 1
+        m &= m - 1
+    return n
