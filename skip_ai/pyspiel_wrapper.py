@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import itertools
 from types import SimpleNamespace
-from typing import Sequence
 
 import numpy as np
 import pyspiel
@@ -111,12 +110,13 @@ class KernelGame(pyspiel.Game):
         if params:
             raise ValueError(f"{self.spec.short_name}: observer parameters are not supported "
                              f"(got {params})")
+        if iig_obs_type is not None and not (
+                iig_obs_type.public_info
+                and iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER):
+            raise ValueError(f"{self.spec.short_name}: only the default observation and the "
+                             f"information state are provided (asked for {iig_obs_type})")
         perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
         return _Observer(self, perfect_recall)
-
-    def game_string(self) -> str:
-        """``short_name(param=value,...)`` with every parameter spelled out."""
-        return str(self)
 
 
 class _Observer:
@@ -178,14 +178,6 @@ class KernelState(pyspiel.State):
     def _legal_actions(self, player: int) -> list[int]:
         return self.legal_actions(player)
 
-    def legal_actions_mask(self, player: int | None = None) -> list[int]:
-        size = (self.get_game().max_chance_outcomes() if self._cur == CHANCE
-                else self.get_game().num_distinct_actions())
-        mask = [0] * size
-        for a in self.legal_actions(player):
-            mask[a] = 1
-        return mask
-
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if self._cur != CHANCE:
             return []
@@ -219,9 +211,6 @@ class KernelState(pyspiel.State):
         if self._cur == TERMINAL:
             self.spec.kernel.returns(self._s, out)
         return out.tolist()
-
-    def rewards(self) -> list[float]:
-        return self.returns()
 
     def scores(self) -> list[float]:
         """The quantity the rules compare, per team (team 0 first), at any state."""
@@ -312,13 +301,6 @@ def load(game_string: str) -> KernelGame:
     if name not in REGISTRY:
         raise ValueError(f"unknown game {name!r}; known games: {', '.join(REGISTRY)}")
     return pyspiel.load_game(game_string)
-
-
-def apply_actions(state: KernelState, actions: Sequence[int]) -> KernelState:
-    """Apply several actions in order (a small convenience for tests and tools)."""
-    for a in actions:
-        state.apply_action(int(a))
-    return state
 
 
 def variants(spec: GameSpec) -> list[str]:

@@ -127,3 +127,16 @@ def test_scores_match_the_table_after_any_game_and_no_draw():
             sign = 1.0 if red > len(finish) - red else -1.0
             k = players // 2
             assert state.returns() == [sign] * k + [-sign] * k
+
+
+def test_observation_tensor_layout():
+    game, state = one_v_one_red_black()
+    play(state, ["7d"])
+    t = np.array(state.observation_tensor(1))
+    assert len(t) == game.observation_tensor_size() == 288
+    assert set(np.flatnonzero(t[:54])) == set(BLACK)           # own hand
+    assert set(np.flatnonzero(t[54:108])) == {cards.from_str("7d")}  # row 1
+    assert not t[108:270].any()                                 # rows 2..4 empty
+    assert t[270:272].tolist() == pytest.approx([18 / 26, 17 / 26])  # self, then seat 0
+    assert t[276] == 1 and t[277:282].sum() == 0                # seat 1 (self) to move
+    assert t[283] == 1 and t[282] == 0                          # own seat number 1

@@ -14,8 +14,7 @@ A game kernel module ``K`` provides, all ``@njit``:
 - ``observation(s, p, out)``           the observation tensor of player ``p``
 - ``resample(s, p, rng, sigma)``       re-deal what ``p`` cannot see (see ``resample.py``)
 
-and the constants ``ACTION_BUFFER`` (≥ both the number of distinct actions and of chance
-outcomes) and ``STATE_SIZE``.
+``apply_action`` also counts the move in ``H_MOVES``.
 
 The functions below are closures over the *module* ``K`` (never over other closures): Numba
 then caches them on disk per game, because a module pickles by name.
@@ -96,5 +95,4 @@ def _build(K) -> SimpleNamespace:
             lengths[g] = n_actions
         return count
 
-    return SimpleNamespace(actions=actions, checked_apply=checked_apply, simulate=simulate,
-                           RANDOM=RANDOM)
+    return SimpleNamespace(actions=actions, checked_apply=checked_apply, simulate=simulate)
