@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -17,7 +18,8 @@ def _games(args: argparse.Namespace) -> int:
               f"(RULES {spec.rules_section})")
         for p in spec.params:
             choices = ", ".join(_fmt(c) for c in p.choices)
-            print(f"    {p.name:16s} default {_fmt(p.default):8s} one of {choices}"
+            default = _fmt(p.default) + (f" ({p.auto_doc})" if p.auto_doc else "")
+            print(f"    {p.name:16s} default {default:8s} one of {choices}"
                   + (f" — {p.doc}" if p.doc else ""))
     return 0
 
@@ -115,6 +117,9 @@ def main(argv: list[str] | None = None) -> int:
     except (ValueError, pyspiel.SpielError) as e:
         print(f"skip-ai: error: {e}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # output piped into e.g. `head`, which stopped reading
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":

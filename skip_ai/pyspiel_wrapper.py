@@ -303,6 +303,33 @@ def load(game_string: str) -> KernelGame:
     return pyspiel.load_game(game_string)
 
 
+_pyspiel_load_game = pyspiel.load_game
+
+
+def load_game(game, params=None):
+    """``pyspiel.load_game``, plus parameters whose default depends on other parameters.
+
+    pyspiel fills a missing parameter with one fixed default before our game sees it, so a
+    game cannot tell "not given" from "given as the default". For our games with such
+    parameters (e.g. Domino: ``deck`` 36 and ``remove4`` true when players = 2), this fills
+    them in from what was given and loads the fully spelled-out game. ``import skip_ai``
+    installs it as ``pyspiel.load_game``; anything else passes through unchanged.
+    """
+    if isinstance(game, str):
+        given = dict(pyspiel.game_parameters_from_string(game))
+        name = given.pop("name")
+        given.update(params or {})
+        spec = REGISTRY.get(name)
+        if spec is not None and any(p.auto and p.name not in given for p in spec.params):
+            known = {p.name for p in spec.params}
+            if set(given) <= known:  # unknown names: let pyspiel report them
+                return _pyspiel_load_game(name, spec.fill_defaults(given))
+    return _pyspiel_load_game(game) if params is None else _pyspiel_load_game(game, params)
+
+
+pyspiel.load_game = load_game
+
+
 def variants(spec: GameSpec) -> list[str]:
     """Every valid parameter combination of a game, as game strings."""
     names = [p.name for p in spec.params]

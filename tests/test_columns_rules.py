@@ -20,7 +20,7 @@ def one_v_one_red_black():
 def table_rows(state, player=0):
     """Row planes of the observation tensor: rows[row] = set of cards in that row."""
     t = np.array(state.observation_tensor(player))
-    return [set(np.flatnonzero(t[54 + 54 * r: 108 + 54 * r]).tolist()) for r in range(4)]
+    return [set(np.flatnonzero(t[72 + 54 * r: 126 + 54 * r]).tolist()) for r in range(4)]
 
 
 # --- rule 1: the deal, the first player, every card legal, empty hands skipped -----------
@@ -134,9 +134,9 @@ def test_observation_tensor_layout():
     play(state, ["7d"])
     t = np.array(state.observation_tensor(1))
     assert len(t) == game.observation_tensor_size() == 288
-    assert set(np.flatnonzero(t[:54])) == set(BLACK)           # own hand
-    assert set(np.flatnonzero(t[54:108])) == {cards.from_str("7d")}  # row 1
-    assert not t[108:270].any()                                 # rows 2..4 empty
-    assert t[270:272].tolist() == pytest.approx([18 / 26, 17 / 26])  # self, then seat 0
-    assert t[276] == 1 and t[277:282].sum() == 0                # seat 1 (self) to move
-    assert t[283] == 1 and t[282] == 0                          # own seat number 1
+    assert set(np.flatnonzero(t[:54])) == set(BLACK)            # own hand
+    assert t[54:56].tolist() == pytest.approx([18 / 13, 17 / 13])  # sizes: self, then seat 0
+    assert t[60] == 1 and t[61:66].sum() == 0                    # seat 1 (self) to move
+    assert t[67] == 1 and t[66] == 0                             # own seat number 1
+    assert set(np.flatnonzero(t[72:126])) == {cards.from_str("7d")}  # row 1
+    assert not t[126:288].any()                                  # rows 2..4 empty

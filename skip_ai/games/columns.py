@@ -11,13 +11,9 @@ State (after the common part of ``skip_ai.kernel.state``):
 - ``COL_H[r]``          cards already in the column of rank ``r + 2``
 - ``GRID[4*r + row]``   the card at ``row`` (0 = bottom .. 3 = finish line) of that column, -1 empty
 
-Observation tensor (288 floats) for player ``p``; "relative seat" k means seat ``(p + k) % n``:
-
-- ``[0, 54)``          1 for each card in ``p``'s hand
-- ``[54, 270)``        ``54 + 54*row + c``: card ``c`` lies in row ``row`` (0 bottom .. 3 finish)
-- ``[270, 276)``       hand size of relative seat k, divided by 26
-- ``[276, 282)``       1 at the relative seat to move
-- ``[282, 288)``       1 at ``p``'s own seat number
+Observation tensor (288 floats) for player ``p``: ``[0, 72)`` the common part
+(``kernel.state.write_common_observation``: own hand, hand sizes, seat to move, own seat);
+then ``72 + 54*row + c`` is 1 when card ``c`` lies in ``row`` (0 bottom .. 3 finish line).
 """
 
 import sys
@@ -26,24 +22,26 @@ import numpy as np
 from numba import njit
 
 from skip_ai import cards
+from skip_ai.games import text
 from skip_ai.games.spec import GameSpec, Param
 from skip_ai.kernel.resample import resample_hidden as resample  # noqa: F401  (kernel API)
-from skip_ai.kernel.state import (CHANCE, GAME, H_CUR, H_MOVES, H_PARAMS, H_PLAYERS, LOC,
-                                  LOC_TABLE, MAX_SEATS, NUM_CARDS, STATE_DTYPE, TERMINAL,
-                                  all_seats, current_player, deal_card, dealing, hand,
-                                  hand_size, init_common, next_seat_with_cards, param, plan_round_robin,
-                                  play_public, sample_hand, sample_undealt, team_of,
-                                  undealt_cards)
+from skip_ai.kernel.state import (CHANCE, GAME, H_CUR, H_MOVES, H_PARAMS, H_PLAYERS,
+                                  LOC_TABLE, NUM_CARDS, OBS_COMMON, STATE_DTYPE, TERMINAL,
+                                  all_seats, deal_card, dealing, hand, init_common,
+                                  next_seat_with_cards, param, plan_round_robin, play_public,
+                                  sample_hand, sample_undealt, team_of, undealt_cards,
+                                  write_common_observation)
 from skip_ai.pyspiel_wrapper import register
 
 P_PLAYERS, P_DECK = 0, 1
 
+ROWS = 4
+FINISH = ROWS - 1
+
 COL_H = GAME
 GRID = COL_H + 13
 STATE_SIZE = GRID + 4 * 13
-OBS_SIZE = 54 + 4 * 54 + 3 * MAX_SEATS
-ROWS = 4
-FINISH = ROWS - 1
+OBS_SIZE = OBS_COMMON + ROWS * NUM_CARDS
 
 EXTRA_SEATS_3V3 = np.array([0, 1, 3, 4], dtype=np.int64)
 
@@ -132,20 +130,10 @@ def returns(s, out):
 
 @njit(cache=True)
 def observation(s, p, out):
-    n = s[H_PLAYERS]
-    for c in range(NUM_CARDS):
-        if s[LOC + c] == p:
-            out[c] = 1.0
+    write_common_observation(s, p, out)
     for r in range(13):
         for row in range(s[COL_H + r]):
-            out[54 + 54 * row + s[GRID + 4 * r + row]] = 1.0
-    base = 54 + 4 * 54
-    for k in range(n):
-        out[base + k] = hand_size(s, (p + k) % n) / 26.0
-    cur = current_player(s)
-    if cur >= 0:
-        out[base + MAX_SEATS + (cur - p) % n] = 1.0
-    out[base + 2 * MAX_SEATS + p] = 1.0
+            out[OBS_COMMON + NUM_CARDS * row + s[GRID + 4 * r + row]] = 1.0
 
 
 # ----- Python side: declaration and text --------------------------------------------------
@@ -153,71 +141,41 @@ def observation(s, p, out):
 TEAM_NAMES = ("Red", "Black")
 
 
-def _players(s) -> int:
-    return int(s[H_PLAYERS])
-
-
-def _team(s, seat: int) -> str:
-    return TEAM_NAMES[seat // (_players(s) // 2)]
-
-
 def action_to_string(s, player: int, action: int) -> str:
     return cards.to_str(action)
 
 
 def _grid_lines(s) -> list[str]:
-    deck_size = int(param(s, P_DECK))
-    ranks = range(6 if deck_size == 36 else 2, 15)
+    ranks = range(6 if param(s, P_DECK) == 36 else 2, 15)
     lines = []
     for row in range(FINISH, -1, -1):
         cells = []
         for rank in ranks:
             c = int(s[GRID + 4 * (rank - 2) + row])
             cells.append(f"{cards.to_str(c) if c >= 0 else '..':>3}")
-        lines.append(f"  row {row + 1}{' finish' if row == FINISH else '       '} |" + "".join(cells))
-    lines.append("                   +" + "".join(f"{cards.RANK_CHARS[r - 2]:>3}" for r in ranks))
+        label = f"row {row + 1}" + (" finish" if row == FINISH else "")
+        lines.append(f"  {label:13s}|" + "".join(cells))
+    lines.append(" " * 15 + "+" + "".join(f"{cards.RANK_CHARS[r - 2]:>3}" for r in ranks))
     return lines
-
-
-def _hand_text(s, seat: int) -> str:
-    held = [c for c in range(NUM_CARDS) if s[LOC + c] == seat]
-    return cards.cards_to_str(held) or "-"
-
-
-def _status(s) -> str:
-    cur = int(s[H_CUR])
-    if cur == TERMINAL:
-        return "game over"
-    if cur == CHANCE:
-        return "dealing"
-    return f"seat {cur} ({_team(s, cur)}) to play"
 
 
 def _finish_text(s) -> str:
     team = np.zeros(2)
     finish_line(s, team)
-    return f"finish line: Red {int(team[0])}, Black {int(team[1])}"
+    return f"  finish line: Red {int(team[0])}, Black {int(team[1])}"
 
 
 def render(s) -> str:
-    n = _players(s)
-    lines = [f"Columns, {n} players, {int(param(s, P_DECK))} cards — move {int(s[H_MOVES])}, "
-             f"{_status(s)}"]
-    for seat in range(n):
-        lines.append(f"  seat {seat} ({_team(s, seat)}): {_hand_text(s, seat)}")
-    lines += _grid_lines(s)
-    lines.append("  " + _finish_text(s))
-    return "\n".join(lines)
+    title = f"Columns, {text.players(s)} players, {int(param(s, P_DECK))} cards"
+    return "\n".join([text.move_line(s, title, TEAM_NAMES), *text.hands_lines(s, TEAM_NAMES),
+                      *_grid_lines(s), _finish_text(s)])
 
 
 def render_observation(s, p: int) -> str:
-    n = _players(s)
-    sizes = " ".join(str(int(hand_size(s, q))) for q in range(n))
-    return "\n".join([f"seat {p} ({_team(s, p)}), {_status(s)}",
-                      f"  hand: {_hand_text(s, p)}",
-                      f"  hand sizes: {sizes}",
-                      *_grid_lines(s),
-                      "  " + _finish_text(s)])
+    return "\n".join([f"{text.seat_name(s, p, TEAM_NAMES)}, {text.status(s, TEAM_NAMES)}",
+                      f"  hand: {text.hand_text(s, p)}",
+                      f"  hand sizes: {text.sizes_text(s)}",
+                      *_grid_lines(s), _finish_text(s)])
 
 
 SPEC = GameSpec(

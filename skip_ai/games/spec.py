@@ -18,12 +18,20 @@ ParamValue = int | bool | str
 
 @dataclass(frozen=True)
 class Param:
-    """One game parameter: its default, the values it may take, and a line of help."""
+    """One game parameter: its default, the values it may take, and a line of help.
+
+    ``auto`` gives a default that depends on the other parameters (e.g. Domino's deck is 36
+    when players = 2): it maps the parameters given so far to the value. ``default`` is then
+    what it gives for the other parameters' defaults, and what pyspiel itself registers.
+    """
 
     name: str
     default: ParamValue
     choices: tuple[ParamValue, ...]
     doc: str = ""
+    auto: Callable[[dict], ParamValue] | None = None
+    auto_doc: str = ""
+    """How ``auto`` decides, for listings (e.g. "36 when players=2")."""
 
     def check(self, value: Any, game: str) -> ParamValue:
         """The value if allowed, else a ``ValueError`` that names the game and parameter."""
@@ -79,10 +87,22 @@ class GameSpec:
         if unknown:
             raise ValueError(f"{self.short_name}: unknown parameter(s) {', '.join(unknown)} "
                              f"(known: {', '.join(sorted(known)) or 'none'})")
-        resolved = {p.name: p.check(given.get(p.name, p.default), self.short_name)
-                    for p in self.params}
+        resolved = self.fill_defaults(given)
+        for p in self.params:
+            p.check(resolved[p.name], self.short_name)
         self.check(resolved)
         return resolved
+
+    def fill_defaults(self, given: dict) -> dict:
+        """``given`` plus every missing parameter's default (dependent ones computed)."""
+        out = dict(given)
+        for p in self.params:
+            if p.name not in out and p.auto is None:
+                out[p.name] = p.default
+        for p in self.params:
+            if p.name not in out:
+                out[p.name] = p.auto(out)
+        return {p.name: out[p.name] for p in self.params}
 
     def encode(self, params: dict) -> np.ndarray:
         """The int64 parameter array the kernel's ``init`` takes."""

@@ -27,7 +27,7 @@ re-deals hidden cards by rewriting ``LOC`` (with ``KNOWN``) and rebuilding the m
 import numpy as np
 from numba import njit
 
-from .bits import bit, kth, popcount, to_list
+from .bits import bit, kth, lowest, popcount, to_list
 from .rng import below
 
 # The helpers here are a few instructions each; ``inline="always"`` merges them into their
@@ -238,3 +238,26 @@ def rebuild_masks(s):
             s[HAND + loc] |= bit(c)
         elif loc == LOC_DECK:
             s[DECK] |= bit(c)
+
+
+OBS_COMMON = NUM_CARDS + 3 * MAX_SEATS
+"""Size of :func:`write_common_observation`'s part, at the start of every observation."""
+
+
+@njit(cache=True)
+def write_common_observation(s, p, out):
+    """The part of every game's observation tensor, at ``[0, OBS_COMMON)``, for player ``p``
+    ("relative seat" k is seat ``(p + k) % n``): ``[0,54)`` 1 per card in p's hand;
+    ``[54,60)`` hand size of relative seat k / 13; ``[60,66)`` 1 at the relative seat to
+    move; ``[66,72)`` 1 at p's own seat number."""
+    n = s[H_PLAYERS]
+    m = s[HAND + p]
+    while m:
+        out[lowest(m)] = 1.0
+        m &= m - 1
+    for k in range(n):
+        out[NUM_CARDS + k] = popcount(s[HAND + (p + k) % n]) / 13.0
+    cur = s[H_CUR]
+    if cur >= 0:
+        out[NUM_CARDS + MAX_SEATS + (cur - p) % n] = 1.0
+    out[NUM_CARDS + 2 * MAX_SEATS + p] = 1.0

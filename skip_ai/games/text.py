@@ -1,0 +1,54 @@
+"""Text pieces every game's rendering uses: hands, whose turn, hand sizes."""
+
+from __future__ import annotations
+
+from skip_ai import cards
+from skip_ai.kernel.bits import popcount
+from skip_ai.kernel.state import CHANCE, H_CUR, HAND, H_MOVES, H_PLAYERS, TERMINAL
+
+
+def players(s) -> int:
+    return int(s[H_PLAYERS])
+
+
+def team_of(s, seat: int) -> int:
+    return seat // (players(s) // 2)
+
+
+def hand_cards(s, seat: int) -> list[int]:
+    m = int(s[HAND + seat])
+    return [c for c in range(54) if (m >> c) & 1]
+
+
+def hand_text(s, seat: int) -> str:
+    return cards.cards_to_str(hand_cards(s, seat)) or "-"
+
+
+def mask_text(m: int) -> str:
+    """The cards of a mask, ascending, or ``-``."""
+    return cards.cards_to_str(c for c in range(54) if (int(m) >> c) & 1) or "-"
+
+
+def seat_name(s, seat: int, team_names: tuple[str, str]) -> str:
+    return f"seat {seat} ({team_names[team_of(s, seat)]})"
+
+
+def status(s, team_names: tuple[str, str]) -> str:
+    cur = int(s[H_CUR])
+    if cur == TERMINAL:
+        return "game over"
+    if cur == CHANCE:
+        return "dealing"
+    return f"{seat_name(s, cur, team_names)} to play"
+
+
+def move_line(s, title: str, team_names: tuple[str, str]) -> str:
+    return f"{title} — move {int(s[H_MOVES])}, {status(s, team_names)}"
+
+
+def hands_lines(s, team_names: tuple[str, str]) -> list[str]:
+    return [f"  {seat_name(s, q, team_names)}: {hand_text(s, q)}" for q in range(players(s))]
+
+
+def sizes_text(s) -> str:
+    return " ".join(str(int(popcount(s[HAND + q]))) for q in range(players(s)))

@@ -1,0 +1,177 @@
+"""Trick streams: the mechanism Domino, Brook, Guess and Fours share.
+
+Cards go onto the table one by one; when the team that did not put down the last card has
+all passed since (or a game's own rule says so), a team takes every card on the table. The
+captain of the team that took it leads next (the next member with cards if the captain has
+none); the game ends when that team has no cards. Cards taken are counted (and valued, for
+Guess's tiebreak) per team.
+
+Slots (the first game-specific slots of every trick game; a game's own start at
+``TRICK_END``):
+
+- ``TK_TAKEN[t]``   cards team ``t`` has taken
+- ``TK_VALUE[t]``   their total value (rank; joker 11)
+- ``TK_LAST``       the seat that put down the last card on the table, -1 if none
+- ``TK_PASSED``     mask of the seats that passed since that card
+- ``TK_TABLE``      mask of the cards on the table
+- ``TK_LAST_CARD``  the last card put down on the table, -1 if none
+
+Cards on the table are at ``LOC_TABLE``, cards taken by team ``t`` at ``LOC_TAKEN + t``.
+"""
+
+from numba import njit
+
+from .bits import bit, lowest, popcount
+from .state import (GAME, HAND, H_PLAYERS, LOC, LOC_OUT, LOC_TABLE, MAX_SEATS, NUM_CARDS,
+                    play_public, team_of)
+
+LOC_TAKEN = LOC_TABLE + 1
+
+TK_TAKEN = GAME
+TK_VALUE = GAME + 2
+TK_LAST = GAME + 4
+TK_PASSED = GAME + 5
+TK_TABLE = GAME + 6
+TK_LAST_CARD = GAME + 7
+TRICK_END = GAME + 8
+
+OBS_TRICKS = 4 * NUM_CARDS + 2 * MAX_SEATS
+"""Size of :func:`write_observation`'s part of an observation tensor."""
+
+
+@njit(cache=True, inline="always")
+def init_tricks(s):
+    s[TK_LAST] = -1
+    s[TK_LAST_CARD] = -1
+
+
+@njit(cache=True, inline="always")
+def card_value(c):
+    """A card's points: its rank, 11 for a joker."""
+    return 11 if c >= 52 else c % 13 + 2
+
+
+@njit(cache=True, inline="always")
+def team_seats(s, team):
+    """Mask of the seats of ``team`` (partners sit side by side)."""
+    k = s[H_PLAYERS] // 2
+    return ((1 << k) - 1) << (team * k)
+
+
+@njit(cache=True, inline="always")
+def put_on_table(s, seat, c):
+    """``seat`` puts card ``c`` from hand face up on the table."""
+    play_public(s, c, LOC_TABLE)
+    s[TK_TABLE] |= bit(c)
+    s[TK_LAST] = seat
+    s[TK_LAST_CARD] = c
+    s[TK_PASSED] = 0
+
+
+@njit(cache=True, inline="always")
+def note_pass(s, seat):
+    s[TK_PASSED] |= 1 << seat
+
+
+@njit(cache=True, inline="always")
+def opponents_all_passed(s):
+    """Has every member of the team that did not put down the last card passed since?"""
+    other = team_seats(s, 1 - team_of(s, s[TK_LAST]))
+    return (s[TK_PASSED] & other) == other
+
+
+@njit(cache=True, inline="always")
+def take_table(s, team):
+    """``team`` takes every card on the table."""
+    m = s[TK_TABLE]
+    while m:
+        c = lowest(m)
+        m &= m - 1
+        s[LOC + c] = LOC_TAKEN + team
+        s[TK_TAKEN + team] += 1
+        s[TK_VALUE + team] += card_value(c)
+    clear_table(s)
+
+
+@njit(cache=True, inline="always")
+def clear_table(s):
+    s[TK_TABLE] = 0
+    s[TK_LAST] = -1
+    s[TK_LAST_CARD] = -1
+    s[TK_PASSED] = 0
+
+
+@njit(cache=True, inline="always")
+def split_table(s):
+    """The table is shared out in half between the teams (Fours' final 2:2); the cards go
+    out of play, each team counting half of them."""
+    n = popcount(s[TK_TABLE])
+    m = s[TK_TABLE]
+    while m:
+        c = lowest(m)
+        m &= m - 1
+        s[LOC + c] = LOC_OUT
+    s[TK_TAKEN] += n // 2
+    s[TK_TAKEN + 1] += n // 2
+    clear_table(s)
+
+
+@njit(cache=True, inline="always")
+def team_leader(s, team):
+    """The captain of ``team`` if he holds cards, else the next member with cards; -1 if
+    nobody in the team holds a card."""
+    k = s[H_PLAYERS] // 2
+    for i in range(k):
+        seat = team * k + i
+        if s[HAND + seat] != 0:
+            return seat
+    return -1
+
+
+@njit(cache=True, inline="always")
+def team_has_cards(s, team):
+    return team_leader(s, team) >= 0
+
+
+@njit(cache=True, inline="always")
+def taken_scores(s, out):
+    """``scores()`` of the trick games: cards taken per team."""
+    out[0] = s[TK_TAKEN]
+    out[1] = s[TK_TAKEN + 1]
+
+
+@njit(cache=True)
+def returns_by_taken(s, out, tiebreak_values):
+    """+1/-1 per seat by cards taken (then by their value if ``tiebreak_values``), 0 on a
+    draw."""
+    d = s[TK_TAKEN] - s[TK_TAKEN + 1]
+    if d == 0 and tiebreak_values:
+        d = s[TK_VALUE] - s[TK_VALUE + 1]
+    sign = 1.0 if d > 0 else (-1.0 if d < 0 else 0.0)
+    for seat in range(s[H_PLAYERS]):
+        out[seat] = sign if team_of(s, seat) == 0 else -sign
+
+
+@njit(cache=True)
+def write_observation(s, p, out, base):
+    """The trick part of an observation tensor, from ``base`` (``OBS_TRICKS`` floats):
+    ``[0,54)`` cards on the table; ``[54,108)`` taken by p's team; ``[108,162)`` taken by the
+    other team; ``[162,216)`` the last card put down (one-hot, as a card); ``[216,222)`` the
+    relative seats that passed since it; ``[222,228)`` the relative seat that put it down."""
+    n = s[H_PLAYERS]
+    mine = team_of(s, p)
+    for c in range(NUM_CARDS):
+        loc = s[LOC + c]
+        if loc == LOC_TABLE:
+            out[base + c] = 1.0
+        elif loc == LOC_TAKEN + mine:
+            out[base + 54 + c] = 1.0
+        elif loc == LOC_TAKEN + 1 - mine:
+            out[base + 108 + c] = 1.0
+    if s[TK_LAST_CARD] >= 0:
+        out[base + 162 + s[TK_LAST_CARD]] = 1.0
+    for k in range(n):
+        if (s[TK_PASSED] >> ((p + k) % n)) & 1:
+            out[base + 216 + k] = 1.0
+    if s[TK_LAST] >= 0:
+        out[base + 222 + (s[TK_LAST] - p) % n] = 1.0
