@@ -107,3 +107,24 @@ def test_resample_finds_the_only_consistent_world():
         sigma = np.empty(NUM_CARDS, np.int64)
         resample_hidden(s, 0, krng.make_rng(seed), sigma)
         np.testing.assert_array_equal(s, base)
+
+
+def test_kernel_decks_match_the_cards_module():
+    from skip_ai import cards
+    from skip_ai.kernel.state import standard_deck
+
+    for size in (24, 36, 52):
+        for jokers in (False, True):
+            assert standard_deck(size, jokers).tolist() == cards.deck(size, jokers).tolist()
+
+
+def test_segments_list_and_sample_agree():
+    from skip_ai.kernel.bits import list_segments, sample_segments
+
+    masks = (np.int64(0b1011), np.int64(0), np.int64(1 << 53))
+    out = np.empty(200, np.int64)
+    n = list_segments(masks, 162, out)
+    assert out[:n].tolist() == [0, 1, 3, 108 + 53, 162]
+    for seed in range(50):
+        a, b = krng.make_rng(seed), krng.make_rng(seed)
+        assert sample_segments(masks, 162, a) == out[krng.below(b, n)]

@@ -25,11 +25,11 @@ from skip_ai import cards
 from skip_ai.games import text
 from skip_ai.games.spec import GameSpec, Param
 from skip_ai.kernel.resample import resample_hidden as resample  # noqa: F401  (kernel API)
-from skip_ai.kernel.state import (CHANCE, GAME, H_CUR, H_MOVES, H_PARAMS, H_PLAYERS,
-                                  LOC_TABLE, NUM_CARDS, OBS_COMMON, STATE_DTYPE, TERMINAL,
-                                  all_seats, deal_card, dealing, hand, init_common,
-                                  next_seat_with_cards, param, plan_round_robin, play_public,
-                                  sample_hand, sample_undealt, team_of, undealt_cards,
+from skip_ai.kernel.state import (CHANCE, EXTRAS_3V3, GAME, H_CUR, H_MOVES, H_PLAYERS,
+                                  LOC_TABLE, NUM_CARDS, OBS_COMMON, TERMINAL, all_seats,
+                                  deal_card, dealing, hand, new_state, next_seat_with_cards,
+                                  param, play_public, sample_hand, sample_undealt, setup_deal,
+                                  standard_deck, team_of, undealt_cards,
                                   write_common_observation)
 from skip_ai.pyspiel_wrapper import register
 
@@ -43,24 +43,10 @@ GRID = COL_H + 13
 STATE_SIZE = GRID + 4 * 13
 OBS_SIZE = OBS_COMMON + ROWS * NUM_CARDS
 
-EXTRA_SEATS_3V3 = np.array([0, 1, 3, 4], dtype=np.int64)
-
-
 @njit(cache=True)
 def init(params):
-    s = np.zeros(STATE_SIZE, STATE_DTYPE)
-    players, deck_size = params[P_PLAYERS], params[P_DECK]
-    low = 6 if deck_size == 36 else 2
-    deck = np.empty(deck_size, np.int64)
-    k = 0
-    for suit in range(4):
-        for rank in range(low, 15):
-            deck[k] = 13 * suit + rank - 2
-            k += 1
-    init_common(s, players, deck)
-    s[H_PARAMS + P_PLAYERS] = players
-    s[H_PARAMS + P_DECK] = deck_size
-    plan_round_robin(s, deck_size, np.arange(players), EXTRA_SEATS_3V3)
+    s = new_state(STATE_SIZE, params)
+    setup_deal(s, params[P_PLAYERS], standard_deck(params[P_DECK], False), 0, EXTRAS_3V3)
     for i in range(4 * 13):
         s[GRID + i] = -1
     return s

@@ -10,6 +10,8 @@ from numba import njit, types
 from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
 
+from .rng import below
+
 
 # The helpers here are a few instructions each; ``inline="always"`` merges them into their
 # callers, which halves the cost of a kernel step compared with real calls (Numba passes
@@ -60,3 +62,39 @@ def to_list(m, out):
         n += 1
         m &= m - 1
     return n
+
+
+SEGMENT = 54
+"""Action ids of card-choice games come in segments of 54 (a card id plus 54 × segment)."""
+
+
+@njit(cache=True, inline="always")
+def list_segments(masks, extra, out):
+    """Legal actions as a sorted list: ``54*i + c`` for every card ``c`` of ``masks[i]``, then
+    ``extra`` if it is ≥ 0 (it must exceed them all). Returns their number."""
+    n = 0
+    for i in range(len(masks)):
+        m = masks[i]
+        while m:
+            out[n] = SEGMENT * i + trailing_zeros(np.int64(m))
+            n += 1
+            m &= m - 1
+    if extra >= 0:
+        out[n] = extra
+        n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def sample_segments(masks, extra, rng):
+    """Exactly ``list_segments(...)[below(rng, n)]``, without the list."""
+    total = 0
+    for i in range(len(masks)):
+        total += popcount(masks[i])
+    k = below(rng, total + (1 if extra >= 0 else 0))
+    for i in range(len(masks)):
+        c = popcount(masks[i])
+        if k < c:
+            return SEGMENT * i + kth(masks[i], k)
+        k -= c
+    return extra

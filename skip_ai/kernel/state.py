@@ -97,6 +97,44 @@ def team_of(s, seat):
     return seat // (s[H_PLAYERS] // 2)
 
 
+EXTRAS_3V3 = np.array([0, 1, 3, 4], dtype=np.int64)
+"""Who gets the extra cards where a 3-vs-3 deal does not divide evenly (RULES §0.3)."""
+
+
+@njit(cache=True)
+def new_state(size, params):
+    """A zeroed state of ``size`` slots with the game's parameters in the header."""
+    s = np.zeros(size, STATE_DTYPE)
+    for i in range(len(params)):
+        s[H_PARAMS + i] = params[i]
+    return s
+
+
+@njit(cache=True)
+def standard_deck(deck_size, jokers):
+    """Card ids of a 24/36/52-card deck (ranks from 9/6/2 up), plus both jokers if asked."""
+    low = 15 - deck_size // 4
+    out = np.empty(deck_size + (2 if jokers else 0), np.int64)
+    k = 0
+    for suit in range(4):
+        for rank in range(low, 15):
+            out[k] = 13 * suit + rank - 2
+            k += 1
+    if jokers:
+        out[k] = 52
+        out[k + 1] = 53
+    return out
+
+
+@njit(cache=True)
+def setup_deal(s, players, deck, unseen, extras):
+    """The usual deal: ``unseen`` cards face down out of play first, then the rest round
+    robin from seat 0, the final partial round to ``extras`` (RULES §0.3)."""
+    init_common(s, players, deck)
+    plan_unseen(s, unseen)
+    plan_round_robin(s, len(deck) - unseen, np.arange(players), extras)
+
+
 @njit(cache=True, inline="always")
 def init_common(s, players, deck):
     """Fill the common part: ``deck`` is the array of card ids in play, all undealt."""
