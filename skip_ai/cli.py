@@ -38,6 +38,7 @@ def _play(args: argparse.Namespace) -> int:
     bots = [make_agent(args.agent, game, seed=args.seed + 1 + p)
             for p in range(game.num_players())]
     state = game.new_initial_state()
+    names = game.spec.team_names
     print(f"{game}  (seed {args.seed})")
     dealt = False
     move = 0
@@ -56,7 +57,11 @@ def _play(args: argparse.Namespace) -> int:
         action = bots[player].step(state)
         move += 1
         print(f"{move:4d}. seat {player}: {state.action_to_string(player, action)}")
+        before = state.scores()
         state.apply_action(action)
+        if state.scores() != before:
+            now = ", ".join(f"{n} {v:g}" for n, v in zip(names, state.scores()))
+            print(f"      scores: {now}")
     print("\nFinal position:\n" + str(state))
     print(f"returns {state.returns()}  scores {state.scores()}")
     return 0

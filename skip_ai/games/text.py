@@ -52,3 +52,22 @@ def hands_lines(s, team_names: tuple[str, str]) -> list[str]:
 
 def sizes_text(s) -> str:
     return " ".join(str(int(popcount(s[HAND + q]))) for q in range(players(s)))
+
+
+def table_line(s, label: str, content: str) -> str:
+    """A trick game's table: its cards, who put down the last one, who passed since."""
+    from skip_ai.kernel.tricks import TK_LAST, TK_PASSED
+
+    last, passed = int(s[TK_LAST]), int(s[TK_PASSED])
+    line = f"  {label}: {content or '(empty)'}"
+    if last >= 0:
+        who = [str(q) for q in range(players(s)) if (passed >> q) & 1]
+        line += f"   (last card by seat {last}; passed since: {', '.join(who) or 'nobody'})"
+    return line
+
+
+def taken_line(s, team_names: tuple[str, str]) -> str:
+    from skip_ai.kernel.tricks import TK_TAKEN
+
+    return (f"  taken: {team_names[0]} {int(s[TK_TAKEN])} cards, "
+            f"{team_names[1]} {int(s[TK_TAKEN + 1])} cards")

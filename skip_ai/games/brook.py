@@ -1,0 +1,204 @@
+"""skip_brook — Brook («Ручеек», СКИП-8), RULES.md §8.
+
+A stream of single cards: any card starts it; then a card of the last card's suit and higher
+rank, or any card of the deck's lowest rank. Passing is free (but not on an empty stream while
+holding cards); when the team that did not play the last card has all passed since, the team
+that played it takes the stream and its captain starts the next one.
+
+Actions: ``c`` plays card ``c``; ``54`` is PASS. num_distinct_actions = 55.
+
+State (after the trick slots of ``kernel.tricks``): ``BR_STREAM_N`` cards in the current
+stream and ``BR_STREAM[i]`` the i-th of them, for the text.
+
+Observation tensor (300 floats): ``[0, 72)`` the common part
+(``kernel.state.write_common_observation``), ``[72, 300)`` the trick part
+(``kernel.tricks.write_observation``: stream cards, cards taken by each team, the last card,
+who passed since it, who played it).
+"""
+
+import sys
+
+import numpy as np
+from numba import njit
+
+from skip_ai import cards
+from skip_ai.games import text
+from skip_ai.games.spec import GameSpec, Param
+from skip_ai.kernel.bits import list_segments, sample_segments
+from skip_ai.kernel.resample import resample_hidden as resample  # noqa: F401  (kernel API)
+from skip_ai.kernel.state import (CHANCE, EXTRAS_3V3, HAND, H_CUR, H_MOVES, H_PLAYERS,
+                                  NUM_CARDS, OBS_COMMON, TERMINAL, all_seats, deal_card,
+                                  dealing, new_state, param, sample_undealt, setup_deal,
+                                  standard_deck, team_of, undealt_cards,
+                                  write_common_observation)
+from skip_ai.kernel.tricks import (OBS_TRICKS, TK_LAST, TK_LAST_CARD, TK_TABLE, TRICK_END,
+                                   init_tricks, note_pass, opponents_all_passed, put_on_table,
+                                   returns_by_taken, take_table, taken_scores, team_leader)
+from skip_ai.kernel.tricks import write_observation as write_trick_observation
+from skip_ai.pyspiel_wrapper import register
+
+P_PLAYERS, P_DECK, P_REMOVE4 = 0, 1, 2
+PASS = 54
+REMOVED = 4
+
+BR_STREAM_N = TRICK_END
+BR_STREAM = BR_STREAM_N + 1
+STATE_SIZE = BR_STREAM + NUM_CARDS
+OBS_SIZE = OBS_COMMON + OBS_TRICKS
+
+
+@njit(cache=True)
+def init(params):
+    s = new_state(STATE_SIZE, params)
+    unseen = REMOVED if params[P_REMOVE4] else 0
+    setup_deal(s, params[P_PLAYERS], standard_deck(params[P_DECK], False), unseen, EXTRAS_3V3)
+    init_tricks(s)
+    return s
+
+
+@njit(cache=True)
+def chance_outcomes(s, out):
+    return undealt_cards(s, out)
+
+
+@njit(cache=True)
+def sample_chance(s, rng):
+    return sample_undealt(s, rng)
+
+
+@njit(cache=True, inline="always")
+def playable(s):
+    """Mask of every card that may follow the last card of the stream (rule 3)."""
+    last = s[TK_LAST_CARD]
+    low = 15 - param(s, P_DECK) // 4
+    lowest_rank = np.int64(0)
+    for suit in range(4):
+        lowest_rank |= np.int64(1) << (13 * suit + low - 2)
+    end_of_suit = np.int64(1) << (13 * (last // 13 + 1))
+    higher_same_suit = (end_of_suit - 1) & ~((np.int64(2) << last) - 1)
+    return higher_same_suit | lowest_rank
+
+
+@njit(cache=True, inline="always")
+def _legal(s):
+    """(mask of playable cards in hand, PASS or -1)."""
+    held = s[HAND + s[H_CUR]]
+    if held == 0:
+        return np.int64(0), PASS
+    if s[TK_TABLE] == 0:
+        return held, -1
+    return held & playable(s), PASS
+
+
+@njit(cache=True)
+def legal_actions(s, out):
+    cards_mask, extra = _legal(s)
+    return list_segments((cards_mask,), extra, out)
+
+
+@njit(cache=True)
+def random_legal(s, rng):
+    cards_mask, extra = _legal(s)
+    return sample_segments((cards_mask,), extra, rng)
+
+
+@njit(cache=True)
+def apply_action(s, a):
+    s[H_MOVES] += 1
+    cur = s[H_CUR]
+    if cur == CHANCE:
+        vis = deal_card(s, a)
+        if not dealing(s):
+            s[H_CUR] = 0
+        return vis
+    n = s[H_PLAYERS]
+    if a == PASS:
+        note_pass(s, cur)
+        if s[TK_TABLE] != 0 and opponents_all_passed(s):
+            team = team_of(s, s[TK_LAST])
+            take_table(s, team)
+            s[BR_STREAM_N] = 0
+            leader = team_leader(s, team)
+            s[H_CUR] = TERMINAL if leader < 0 else leader
+            return all_seats(s)
+    else:
+        put_on_table(s, cur, a)
+        s[BR_STREAM + s[BR_STREAM_N]] = a
+        s[BR_STREAM_N] += 1
+    s[H_CUR] = (cur + 1) % n
+    return all_seats(s)
+
+
+@njit(cache=True)
+def returns(s, out):
+    returns_by_taken(s, out, False)
+
+
+@njit(cache=True)
+def scores(s, out):
+    taken_scores(s, out)
+
+
+@njit(cache=True)
+def observation(s, p, out):
+    write_common_observation(s, p, out)
+    write_trick_observation(s, p, out, OBS_COMMON)
+
+
+# ----- Python side: declaration and text --------------------------------------------------
+
+TEAM_NAMES = ("team 0", "team 1")
+
+
+def action_to_string(s, player: int, action: int) -> str:
+    return "PASS" if action == PASS and player >= 0 else cards.to_str(action)
+
+
+def _table_lines(s) -> list[str]:
+    stream = [int(s[BR_STREAM + i]) for i in range(int(s[BR_STREAM_N]))]
+    return [text.table_line(s, "stream", cards.cards_to_str(stream)),
+            text.taken_line(s, TEAM_NAMES)]
+
+
+def render(s) -> str:
+    title = (f"Brook, {text.players(s)} players, {int(param(s, P_DECK))} cards"
+             + (", 4 removed unseen" if param(s, P_REMOVE4) else ""))
+    return "\n".join([text.move_line(s, title, TEAM_NAMES), *text.hands_lines(s, TEAM_NAMES),
+                      *_table_lines(s)])
+
+
+def render_observation(s, p: int) -> str:
+    return "\n".join([f"{text.seat_name(s, p, TEAM_NAMES)}, {text.status(s, TEAM_NAMES)}",
+                      f"  hand: {text.hand_text(s, p)}",
+                      f"  hand sizes: {text.sizes_text(s)}",
+                      *_table_lines(s)])
+
+
+def _cards_in_play(p: dict) -> int:
+    return p["deck"] - (REMOVED if p["remove4"] else 0)
+
+
+SPEC = GameSpec(
+    short_name="skip_brook",
+    long_name="Brook",
+    original_name="Ручеек",
+    rules_section="§8",
+    kernel=sys.modules[__name__],
+    params=(Param("players", 4, (2, 4, 6), "2 (1v1), 4 (2v2) or 6 (3v3)"),
+            Param("deck", 52, (36, 52), "36 or 52 cards",
+                  auto=lambda p: 36 if p["players"] == 2 else 52,
+                  auto_doc="36 when players=2"),
+            Param("remove4", False, (False, True), "4 cards removed unseen before the deal",
+                  auto=lambda p: p["players"] == 2, auto_doc="true when players=2")),
+    num_players=lambda p: p["players"],
+    num_distinct_actions=lambda p: 55,
+    max_chance_outcomes=lambda p: 54,
+    # every card played is followed by at most n - 1 passes before a card or a trick
+    max_game_length=lambda p: _cards_in_play(p) * p["players"],
+    observation_size=lambda p: OBS_SIZE,
+    action_to_string=action_to_string,
+    render=render,
+    render_observation=render_observation,
+    team_names=TEAM_NAMES,
+)
+register(SPEC)
