@@ -265,6 +265,13 @@ def prove_absent(s, seat, c):
 
 
 @njit(cache=True, inline="always")
+def prove_absent_mask(s, seat, mask):
+    """Public events proved that ``seat`` holds none of the cards in ``mask`` (e.g. a forced
+    pass proves the passer held no playable card: pass the mask of every playable card)."""
+    s[NOT_HOLD + seat] |= mask
+
+
+@njit(cache=True, inline="always")
 def rebuild_masks(s):
     """Recompute ``HAND`` and ``DECK`` from ``LOC`` (after the resampler moved cards)."""
     for seat in range(MAX_SEATS):
