@@ -81,9 +81,22 @@ def compile_times(game_string: str) -> dict[str, float]:
     return {"cold": cold, "warm": warm, "import": imp}
 
 
+def default_games() -> list[str]:
+    """Every registered game at each of its player counts, other parameters at default."""
+    from skip_ai.pyspiel_wrapper import REGISTRY
+
+    out = []
+    for spec in REGISTRY.values():
+        counts = next((p.choices for p in spec.params if p.name == "players"), (None,))
+        out += [spec.short_name if n is None else f"{spec.short_name}(players={n})"
+                for n in counts]
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", nargs="+", default=["skip_columns(players=4)"])
+    parser.add_argument("--games", nargs="+", default=None,
+                        help="game strings (default: every registered game, each player count)")
     parser.add_argument("--sim-games", type=int, default=50000)
     parser.add_argument("--api-games", type=int, default=300)
     parser.add_argument("--seed", type=int, default=0)
@@ -93,9 +106,10 @@ def main(argv: list[str] | None = None) -> int:
 
     import skip_ai  # noqa: F401
 
+    games = args.games or default_games()
     print("| game | simulate games/s | API loop games/s | ratio | API µs/action |")
     print("|---|---:|---:|---:|---:|")
-    for game_string in args.games:
+    for game_string in games:
         game = pyspiel.load_game(game_string)
         api_loop(game, 3, args.seed)  # warm-up (kernel compile or cache load)
         seconds, actions = api_loop(game, args.api_games, args.seed)
@@ -116,7 +130,8 @@ def main(argv: list[str] | None = None) -> int:
         print("\n| game | first use, cold cache (s) | first use, warm cache (s) | "
               "warm `import skip_ai` (s) |")
         print("|---|---:|---:|---:|")
-        for game_string in args.games:
+        first_of_each = {g.split("(")[0]: g for g in reversed(games)}
+        for game_string in reversed(first_of_each.values()):
             t = compile_times(game_string)
             print(f"| {game_string} | {t['cold']:.2f} | {t['warm']:.2f} | {t['import']:.2f} |")
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
