@@ -23,16 +23,25 @@ def _card_list(value: Sequence[int] | str) -> list[int]:
     return cards.cards_from_str(value) if isinstance(value, str) else [int(c) for c in value]
 
 
-def deal(state: pyspiel.State, hands: Mapping[int | str, Sequence[int] | str]) -> pyspiel.State:
+def deal(state: pyspiel.State, hands: Mapping[int | str, Sequence[int] | str],
+         fill: bool = False) -> pyspiel.State:
     """Apply the deal so that seat ``s`` gets ``hands[s]`` (ids or text like ``"Ts Qh"``).
 
-    Every seat the deal plan serves must be given exactly its number of cards. The state
-    must be at the start of its deal; it is returned after the last deal step.
+    Every seat the deal plan serves must be given exactly its number of cards — or, with
+    ``fill``, at most that many: the rest of each hand is then made up with the lowest
+    remaining cards, seat by seat. The state must be at the start of its deal; it is
+    returned after the last deal step.
     """
     queues = {(LOC_UNSEEN if k == UNSEEN else int(k)): list(_card_list(v))
               for k, v in hands.items()}
     s = state._s
     plan = [int(s[DEAL_PLAN + i]) for i in range(int(s[H_DEALT]), int(s[H_DEAL_LEN]))]
+    if fill:
+        given = {c for q in queues.values() for c in q}
+        spare = iter(sorted(a for a, _ in state.chance_outcomes() if a not in given))
+        for target in sorted(set(plan), key=lambda t: (t == LOC_UNSEEN, t)):
+            queue = queues.setdefault(target, [])
+            queue += [next(spare) for _ in range(plan.count(target) - len(queue))]
     for target in set(plan) | set(queues):
         want, have = plan.count(target), len(queues.get(target, []))
         if want != have:

@@ -79,6 +79,9 @@ class GameSpec:
     team_names: tuple[str, str] = ("team 0", "team 1")
     check: Callable[[dict], None] = field(default=lambda params: None)
     """Cross-parameter validation; raises ValueError naming the problem."""
+    kernel_params: Callable[[dict], list[int]] | None = None
+    """The kernel's parameter slots, when they are not simply the declared parameters in
+    order (e.g. two games sharing one kernel with a variant flag)."""
 
     def resolve(self, given: dict) -> dict:
         """Validated parameters with defaults filled in (unknown names are an error)."""
@@ -106,8 +109,12 @@ class GameSpec:
 
     def encode(self, params: dict) -> np.ndarray:
         """The int64 parameter array the kernel's ``init`` takes."""
-        assert len(self.params) <= NUM_PARAMS
-        return np.array([p.encode(params[p.name]) for p in self.params], dtype=np.int64)
+        if self.kernel_params is not None:
+            values = self.kernel_params(params)
+        else:
+            values = [p.encode(params[p.name]) for p in self.params]
+        assert len(values) <= NUM_PARAMS
+        return np.array(values, dtype=np.int64)
 
     def remap_action(self, actor: int, action: int, sigma: np.ndarray) -> int:
         """An action of a history rewritten for a resampled world: chance outcomes are card

@@ -1,0 +1,462 @@
+"""skip_two_captains — Two Captains («Два Капитана», СКИП-3), RULES.md §3, and
+skip_little_country — Little Country («Маленькая Страна», СКИП-4), RULES.md §4.
+
+One kernel serves both: Little Country is Two Captains plus four rules (the King never beats a
+Queen; marriage; the child; the protected just-laid Queen) and jokers, switched on by the
+``P_LITTLE`` parameter slot. Each team (Red = team 0, Black = team 1) has a field of piles
+(``kernel.fields``). A move is compulsory when one exists:
+
+- LAY ``c`` (0..53): a card of the team's colour starts a new pile on its field;
+- ADD ``54 + 54*c + b``: a card of the team's colour goes on own pile ``b`` (bottom card) of its
+  suit, at most 3 cards a pile; a pile's value is the sum of its cards;
+- BEAT ``2970 + 54*c + b``: a card of the suit of opponent pile ``b`` with a greater value; pile
+  and card leave the game;
+- PASS ``5886`` only when nothing else is possible;
+- CHILD ``5887 + c`` (Little Country): a 2..10 of a married suit laid between the spouses.
+
+The game ends after n consecutive passes or when nobody holds a card; more piles wins, then
+the higher total value of the piles, else a draw.
+
+Knowledge: a pass while holding cards proves the passer holds no card of his colour (LAY is
+always possible with one) and no card that could beat an opponent pile; those cards go to his
+proved-absent set for the resampler.
+
+State: the field slots of ``kernel.fields``; ``CP_MARRIAGE[suit]`` (0 none, 1 married, 2 the
+child is laid). Pile flags: ``MARRIED``, ``CHILD``, ``PROTECTED`` (with the protecting seat + 1
+in the bits from ``GUARD_SHIFT``).
+
+Observation tensor: ``[0, 72)`` common part (``kernel.state``); ``[72, 396)`` field part
+(``kernel.fields.write_observation``, own field first); ``[396, 450)`` / ``[450, 504)`` /
+``[504, 558)`` at a pile's bottom card: married / child / protected Queen; ``[558]``
+consecutive passes / players.
+"""
+
+import sys
+
+import numpy as np
+from numba import njit
+
+from skip_ai import cards
+from skip_ai.games import text
+from skip_ai.games.spec import GameSpec, Param
+from skip_ai.kernel.bits import bit, kth, lowest, popcount, to_list
+from skip_ai.kernel.fields import (F_FLAGS, F_PASSES, F_PILES, F_SIZE, F_SUIT, F_SUM, F_TOP,
+                                   F_BELOW, FIELDS_END, OBS_FIELDS, add_to_pile, colour_of, piles_for,
+                                   discard, field_count, field_sum, init_fields, lay_pile,
+                                   remove_pile, value)
+from skip_ai.kernel.fields import write_observation as write_field_observation
+from skip_ai.kernel.resample import resample_hidden as resample  # noqa: F401  (kernel API)
+from skip_ai.kernel.rng import below
+from skip_ai.kernel.state import (CHANCE, EXTRAS_3V3, HAND, H_CUR, H_MOVES, H_PLAYERS,
+                                  NUM_CARDS, OBS_COMMON, TERMINAL, all_seats, deal_card,
+                                  dealing, new_state, param, prove_absent_mask, sample_undealt,
+                                  setup_deal, standard_deck, undealt_cards,
+                                  write_common_observation)
+from skip_ai.pyspiel_wrapper import register
+
+P_PLAYERS, P_DECK, P_JOKERS, P_LITTLE = 0, 1, 2, 3
+ADD0, BEAT0, PASS, CHILD0 = 54, 2970, 5886, 5887
+MAX_PILE = 3
+QUEEN, KING = 12, 13
+
+MARRIED, CHILD, PROTECTED = 1, 2, 4
+GUARD_SHIFT = 4
+
+CP_MARRIAGE = FIELDS_END
+STATE_SIZE = CP_MARRIAGE + 4
+OBS_SIZE = OBS_COMMON + OBS_FIELDS + 3 * NUM_CARDS + 1
+
+RED_MASK = ((np.int64(1) << 26) - 1) << 26 | (np.int64(1) << 53)
+BLACK_MASK = ((np.int64(1) << 26) - 1) | (np.int64(1) << 52)
+SUIT_CARDS = (np.int64(1) << 13) - 1
+JOKERS = np.int64(3) << 52
+
+
+@njit(cache=True)
+def init(params):
+    s = new_state(STATE_SIZE, params)
+    players, jokers = params[P_PLAYERS], params[P_JOKERS]
+    deck = standard_deck(params[P_DECK], jokers != 0)
+    extras = EXTRAS_3V3 if not jokers else np.array([0, players // 2], np.int64)
+    setup_deal(s, players, deck, 0, extras)
+    init_fields(s)
+    return s
+
+
+@njit(cache=True)
+def chance_outcomes(s, out):
+    return undealt_cards(s, out)
+
+
+@njit(cache=True)
+def sample_chance(s, rng):
+    return sample_undealt(s, rng)
+
+
+@njit(cache=True, inline="always")
+def _team(s, seat):
+    return seat // (s[H_PLAYERS] // 2)
+
+
+@njit(cache=True, inline="always")
+def _colour_mask(team):
+    return RED_MASK if team == 0 else BLACK_MASK
+
+
+@njit(cache=True, inline="always")
+def _rank(c):
+    return c % 13 + 2
+
+
+@njit(cache=True, inline="always")
+def _frozen(s, b):
+    """A married King or Queen, or a child: never beaten, takes no ADD."""
+    return (s[F_FLAGS + b] & (MARRIED | CHILD)) != 0
+
+
+@njit(cache=True, inline="always")
+def can_add(s, c, b):
+    """May card ``c`` (of the pile's colour) go on own pile ``b``?"""
+    if s[F_SIZE + b] >= MAX_PILE or _frozen(s, b):
+        return False
+    suit = s[F_SUIT + b]
+    # a joker goes on any pile of its colour; a joker-only pile takes any card of its colour
+    return c >= 52 or suit < 0 or suit == c // 13
+
+
+@njit(cache=True, inline="always")
+def can_beat(s, c, b):
+    """May card ``c`` (of the pile's colour) beat opponent pile ``b``?"""
+    if param(s, P_LITTLE) and (s[F_FLAGS + b] & (MARRIED | CHILD | PROTECTED)) != 0:
+        return False
+    pile_value = s[F_SUM + b]
+    if c >= 52:
+        return pile_value < 11  # a joker beats a pile of its colour worth less than 11
+    suit = s[F_SUIT + b]
+    if suit < 0:
+        return value(c) > 11  # a joker-only pile falls to Q, K or A of its colour
+    if suit != c // 13 or value(c) <= pile_value:
+        return False
+    top = s[F_TOP + b]
+    king_on_queen = (_rank(c) == KING and s[F_SIZE + b] == 1 and top < 52
+                     and _rank(top) == QUEEN)
+    return not (param(s, P_LITTLE) and king_on_queen)
+
+
+@njit(cache=True, inline="always")
+def can_bear_child(s, c, team):
+    """May card ``c`` be laid as the child of its suit's marriage on ``team``'s field?"""
+    if not param(s, P_LITTLE) or c >= 52 or colour_of(c) != team:
+        return False
+    return s[CP_MARRIAGE + c // 13] == 1 and 2 <= _rank(c) <= 10
+
+
+@njit(cache=True, inline="always")
+def _moves(s, out, k):
+    """The legal actions of the player to move, ascending.
+
+    ``k < 0``: write them into ``out`` (if it has room) and return their number;
+    ``k >= 0``: return the k-th of them. One function for listing, counting and sampling keeps
+    the legal list and the random sampler identical."""
+    cur = s[H_CUR]
+    team = _team(s, cur)
+    held = s[HAND + cur]
+    own = held & _colour_mask(team)
+    theirs = held & ~own
+    write = k < 0 and len(out) > 0
+    n = popcount(own)  # LAY: every card of the own colour
+    if k >= 0 and k < n:
+        return kth(own, k)
+    if write:
+        to_list(own, out)
+    m = own
+    while m:  # ADD
+        c = lowest(m)
+        m &= m - 1
+        piles = piles_for(s, c, team)
+        while piles:
+            b = lowest(piles)
+            piles &= piles - 1
+            if can_add(s, c, b):
+                if n == k:
+                    return ADD0 + 54 * c + b
+                if write:
+                    out[n] = ADD0 + 54 * c + b
+                n += 1
+    m = theirs
+    while m:  # BEAT
+        c = lowest(m)
+        m &= m - 1
+        piles = piles_for(s, c, 1 - team)
+        while piles:
+            b = lowest(piles)
+            piles &= piles - 1
+            if can_beat(s, c, b):
+                if n == k:
+                    return BEAT0 + 54 * c + b
+                if write:
+                    out[n] = BEAT0 + 54 * c + b
+                n += 1
+    m = own
+    while m:  # CHILD
+        c = lowest(m)
+        m &= m - 1
+        if can_bear_child(s, c, team):
+            if n == k:
+                return CHILD0 + c
+            if write:
+                out[n] = CHILD0 + c
+            n += 1
+    if n == 0:
+        if k == 0:
+            return PASS
+        if write:
+            out[0] = PASS
+        n = 1
+    return n
+
+
+@njit(cache=True)
+def legal_actions(s, out):
+    return _moves(s, out, -1)
+
+
+@njit(cache=True)
+def random_legal(s, rng):
+    no_list = np.empty(0, np.int64)  # count, then pick: no list is built
+    return _moves(s, no_list, below(rng, _moves(s, no_list, -1)))
+
+
+@njit(cache=True)
+def playable_mask(s, team):
+    """Every card of the deck that would give ``team``'s player a move now: his colour (LAY)
+    and the cards that could beat an opponent pile. A forced pass proves he holds none."""
+    theirs = _colour_mask(1 - team)
+    mask = _colour_mask(team)
+    piles = s[F_PILES + 1 - team]
+    while piles:
+        b = lowest(piles)
+        piles &= piles - 1
+        suit = s[F_SUIT + b]
+        candidates = theirs if suit < 0 else (SUIT_CARDS << (13 * suit)) | (theirs & JOKERS)
+        candidates &= ~mask
+        while candidates:
+            c = lowest(candidates)
+            candidates &= candidates - 1
+            if can_beat(s, c, b):
+                mask |= bit(c)
+    return mask
+
+
+@njit(cache=True, inline="always")
+def _single_on_field(s, c, team):
+    """Is card ``c`` a single-card pile on ``team``'s field?"""
+    return (s[F_PILES + team] >> c) & 1 and s[F_SIZE + c] == 1
+
+
+@njit(cache=True)
+def _lay(s, cur, team, c):
+    lay_pile(s, c, team)
+    if not param(s, P_LITTLE) or c >= 52:
+        return
+    rank = _rank(c)
+    if rank == QUEEN or rank == KING:
+        spouse = c + 1 if rank == QUEEN else c - 1
+        if _single_on_field(s, spouse, team):
+            s[F_FLAGS + c] |= MARRIED
+            s[F_FLAGS + spouse] |= MARRIED
+            s[CP_MARRIAGE + c // 13] = 1
+            return
+    if rank == QUEEN:
+        s[F_FLAGS + c] |= PROTECTED | ((cur + 1) << GUARD_SHIFT)
+
+
+@njit(cache=True)
+def _release_guards(s, seat):
+    """``seat``'s turn begins: the Queens he laid lose their protection; if any did, the
+    count of consecutive passes starts again (RULES §4.4)."""
+    released = False
+    for team in range(2):
+        piles = s[F_PILES + team]
+        while piles:
+            b = lowest(piles)
+            piles &= piles - 1
+            flags = s[F_FLAGS + b]
+            if flags & PROTECTED and (flags >> GUARD_SHIFT) == seat + 1:
+                s[F_FLAGS + b] = flags & ~PROTECTED & ((1 << GUARD_SHIFT) - 1)
+                released = True
+    if released:
+        s[F_PASSES] = 0
+
+
+@njit(cache=True)
+def apply_action(s, a):
+    s[H_MOVES] += 1
+    cur = s[H_CUR]
+    if cur == CHANCE:
+        vis = deal_card(s, a)
+        if not dealing(s):
+            s[H_CUR] = 0
+        return vis
+    n = s[H_PLAYERS]
+    team = _team(s, cur)
+    if a == PASS:
+        if s[HAND + cur] != 0:
+            prove_absent_mask(s, cur, playable_mask(s, team))
+        s[F_PASSES] += 1
+    else:
+        s[F_PASSES] = 0
+        if a < ADD0:
+            _lay(s, cur, team, a)
+        elif a < BEAT0:
+            add_to_pile(s, (a - ADD0) // 54, (a - ADD0) % 54, team)
+        elif a < PASS:
+            remove_pile(s, (a - BEAT0) % 54, 1 - team)
+            discard(s, (a - BEAT0) // 54)
+        else:
+            c = a - CHILD0
+            lay_pile(s, c, team)
+            s[F_FLAGS + c] |= CHILD
+            s[CP_MARRIAGE + c // 13] = 2
+    nxt = (cur + 1) % n
+    if param(s, P_LITTLE):
+        _release_guards(s, nxt)
+    anyone_holds = False
+    for q in range(n):
+        anyone_holds |= s[HAND + q] != 0
+    s[H_CUR] = nxt if anyone_holds and s[F_PASSES] < n else TERMINAL
+    return all_seats(s)
+
+
+@njit(cache=True)
+def scores(s, out):
+    out[0] = field_count(s, 0)
+    out[1] = field_count(s, 1)
+
+
+@njit(cache=True)
+def returns(s, out):
+    d = field_count(s, 0) - field_count(s, 1)
+    if d == 0:
+        d = field_sum(s, 0) - field_sum(s, 1)
+    sign = 1.0 if d > 0 else (-1.0 if d < 0 else 0.0)
+    for seat in range(s[H_PLAYERS]):
+        out[seat] = sign if _team(s, seat) == 0 else -sign
+
+
+@njit(cache=True)
+def observation(s, p, out):
+    write_common_observation(s, p, out)
+    write_field_observation(s, p, out, OBS_COMMON, MAX_PILE)
+    base = OBS_COMMON + OBS_FIELDS
+    for team in range(2):
+        piles = s[F_PILES + team]
+        while piles:
+            b = lowest(piles)
+            piles &= piles - 1
+            flags = s[F_FLAGS + b]
+            out[base + b] = 1.0 if flags & MARRIED else 0.0
+            out[base + 54 + b] = 1.0 if flags & CHILD else 0.0
+            out[base + 108 + b] = 1.0 if flags & PROTECTED else 0.0
+    out[base + 3 * NUM_CARDS] = s[F_PASSES] / s[H_PLAYERS]
+
+
+# ----- Python side: declaration and text --------------------------------------------------
+
+TEAM_NAMES = ("Red", "Black")
+
+
+def action_to_string(s, player: int, action: int) -> str:
+    if player < 0 or action < ADD0:
+        return cards.to_str(action)
+    if action < BEAT0:
+        c, b = divmod(action - ADD0, 54)
+        return f"{cards.to_str(c)} on {cards.to_str(b)}"
+    if action < PASS:
+        c, b = divmod(action - BEAT0, 54)
+        return f"{cards.to_str(c)} beats {cards.to_str(b)}"
+    if action == PASS:
+        return "PASS"
+    return f"child {cards.to_str(action - CHILD0)}"
+
+
+def _pile_text(s, b: int) -> str:
+    chain, c = [], int(s[F_TOP + b])
+    while c >= 0:  # top to bottom
+        chain.append(cards.to_str(c))
+        c = int(s[F_BELOW + c])
+    body = "+".join(reversed(chain))
+    flags = int(s[F_FLAGS + b])
+    marks = [name for flag, name in ((MARRIED, "married"), (CHILD, "child")) if flags & flag]
+    if flags & PROTECTED:
+        marks.append(f"protected until seat {(flags >> GUARD_SHIFT) - 1} plays")
+    size = int(s[F_SIZE + b])
+    return body + (f"={int(s[F_SUM + b])}" if size > 1 else "") + \
+        (f"({', '.join(marks)})" if marks else "")
+
+
+def _field_lines(s) -> list[str]:
+    lines = []
+    for team in range(2):
+        piles = [b for b in range(NUM_CARDS) if (int(s[F_PILES + team]) >> b) & 1]
+        lines.append(f"  {TEAM_NAMES[team]} field ({len(piles)} piles, value "
+                     f"{int(field_sum(s, team))}): "
+                     + ("  ".join(_pile_text(s, b) for b in piles) or "-"))
+    lines.append(f"  consecutive passes: {int(s[F_PASSES])}")
+    return lines
+
+
+def _title(s) -> str:
+    name = "Little Country" if param(s, P_LITTLE) else "Two Captains"
+    deck = int(param(s, P_DECK)) + (2 if param(s, P_JOKERS) else 0)
+    return f"{name}, {text.players(s)} players, {deck} cards"
+
+
+def render(s) -> str:
+    return "\n".join([text.move_line(s, _title(s), TEAM_NAMES),
+                      *text.hands_lines(s, TEAM_NAMES), *_field_lines(s)])
+
+
+def render_observation(s, p: int) -> str:
+    return "\n".join([f"{text.seat_name(s, p, TEAM_NAMES)}, {text.status(s, TEAM_NAMES)}",
+                      f"  hand: {text.hand_text(s, p)}",
+                      f"  hand sizes: {text.sizes_text(s)}", *_field_lines(s)])
+
+
+def _max_length(p: dict) -> int:
+    # every move but a pass plays a card; n passes in a row end the game, except that the end
+    # of a Queen's protection (4 Queens) restarts the count
+    cards_in_play = p["deck"] + (2 if p.get("jokers") else 0)
+    return (cards_in_play + 5) * p["players"]
+
+
+_COMMON = dict(
+    kernel=sys.modules[__name__],
+    num_players=lambda p: p["players"],
+    max_chance_outcomes=lambda p: 54,
+    max_game_length=_max_length,
+    observation_size=lambda p: OBS_SIZE,
+    action_to_string=action_to_string,
+    render=render,
+    render_observation=render_observation,
+    team_names=TEAM_NAMES,
+)
+_PLAYERS = Param("players", 4, (4, 6), "4 (2v2) or 6 (3v3)")
+_DECK = Param("deck", 52, (36, 52), "36 or 52 cards")
+
+TWO_CAPTAINS = GameSpec(
+    short_name="skip_two_captains", long_name="Two Captains", original_name="Два Капитана",
+    rules_section="§3", params=(_PLAYERS, _DECK),
+    num_distinct_actions=lambda p: 5887,
+    kernel_params=lambda p: [p["players"], p["deck"], 0, 0],
+    **_COMMON)
+LITTLE_COUNTRY = GameSpec(
+    short_name="skip_little_country", long_name="Little Country",
+    original_name="Маленькая Страна", rules_section="§4",
+    params=(_PLAYERS, _DECK, Param("jokers", False, (False, True),
+                                   "both jokers join the deck (54 or 38 cards)")),
+    num_distinct_actions=lambda p: 5941,
+    kernel_params=lambda p: [p["players"], p["deck"], int(p["jokers"]), 1],
+    **_COMMON)
+register(TWO_CAPTAINS)
+register(LITTLE_COUNTRY)
