@@ -25,10 +25,10 @@ State: the field slots of ``kernel.fields``; ``CP_MARRIAGE[suit]`` (0 none, 1 ma
 child is laid). Pile flags: ``MARRIED``, ``CHILD``, ``PROTECTED`` (with the protecting seat + 1
 in the bits from ``GUARD_SHIFT``).
 
-Observation tensor: ``[0, 72)`` common part (``kernel.state``); ``[72, 396)`` field part
-(``kernel.fields.write_observation``, own field first); ``[396, 450)`` / ``[450, 504)`` /
-``[504, 558)`` at a pile's bottom card: married / child / protected Queen; ``[558]``
-consecutive passes / players.
+Observation tensor: ``[0, 72)`` common part (``kernel.state``); ``[72, 342)`` field part
+(``kernel.fields.write_observation``, own field first); then, at a pile's bottom card,
+``[342, 396)`` its value / 42, ``[396, 450)`` married, ``[450, 504)`` child, ``[504, 558)``
+protected Queen; ``[558]`` consecutive passes / players.
 """
 
 import sys
@@ -64,7 +64,7 @@ GUARD_SHIFT = 4
 
 CP_MARRIAGE = FIELDS_END
 STATE_SIZE = CP_MARRIAGE + 4
-OBS_SIZE = OBS_COMMON + OBS_FIELDS + 3 * NUM_CARDS + 1
+OBS_SIZE = OBS_COMMON + OBS_FIELDS + 4 * NUM_CARDS + 1
 
 RED_MASK = ((np.int64(1) << 26) - 1) << 26 | (np.int64(1) << 53)
 BLACK_MASK = ((np.int64(1) << 26) - 1) | (np.int64(1) << 52)
@@ -355,10 +355,11 @@ def observation(s, p, out):
             b = lowest(piles)
             piles &= piles - 1
             flags = s[F_FLAGS + b]
-            out[base + b] = 1.0 if flags & MARRIED else 0.0
-            out[base + 54 + b] = 1.0 if flags & CHILD else 0.0
-            out[base + 108 + b] = 1.0 if flags & PROTECTED else 0.0
-    out[base + 3 * NUM_CARDS] = s[F_PASSES] / s[H_PLAYERS]
+            out[base + b] = s[F_SUM + b] / 42.0
+            out[base + 54 + b] = 1.0 if flags & MARRIED else 0.0
+            out[base + 108 + b] = 1.0 if flags & CHILD else 0.0
+            out[base + 162 + b] = 1.0 if flags & PROTECTED else 0.0
+    out[base + 4 * NUM_CARDS] = s[F_PASSES] / s[H_PLAYERS]
 
 
 # ----- Python side: declaration and text --------------------------------------------------

@@ -39,7 +39,7 @@ F_PASSES = F_BY_SUIT + 5
 FIELDS_END = F_PASSES + 1
 NO_SUIT = 4
 
-OBS_FIELDS = 6 * NUM_CARDS
+OBS_FIELDS = 5 * NUM_CARDS
 """Size of :func:`write_observation`'s part of an observation tensor."""
 
 
@@ -158,8 +158,7 @@ def write_observation(s, p, out, base, max_size):
     """The field part of an observation tensor, from ``base`` (``OBS_FIELDS`` floats), with
     fields named relative to ``p``'s team (own first): ``[0,54)`` / ``[54,108)`` card lies on
     the own / other field; ``[108,162)`` / ``[162,216)`` card is the top of a pile on the own /
-    other field; ``[216,270)`` at a pile's bottom card, its size / ``max_size``; ``[270,324)``
-    at a pile's bottom card, its total value / 42."""
+    other field; ``[216,270)`` at a pile's bottom card, its size / ``max_size``."""
     mine = p // (s[0] // 2)
     for c in range(NUM_CARDS):
         loc = s[LOC + c]
@@ -174,4 +173,3 @@ def write_observation(s, p, out, base, max_size):
             m &= m - 1
             out[base + (108 if team == mine else 162) + s[F_TOP + b]] = 1.0
             out[base + 216 + b] = s[F_SIZE + b] / max_size
-            out[base + 270 + b] = s[F_SUM + b] / 42.0

@@ -1,0 +1,281 @@
+"""skip_harvest — Harvest («Урожай», СКИП-10), RULES.md §10.
+
+Each team (Red = team 0, Black = team 1) has a field of stacks (``kernel.fields``). A move is
+LAY ``c`` (a card of one's colour starts a stack on one's field) or COVER
+``54 + 54*c + b`` (a card of the suit of stack ``b`` on the opponents' field goes on top of it,
+whatever its rank); PASS ``2970`` only when neither is possible. A stack counts as one card:
+the suit and value of its top card. The game ends when nobody holds a card or every player in
+turn has passed. Scoring: for each rank, as many (red stack, black stack) pairs with that top
+rank as possible are removed; each team scores the total value of its remaining stacks.
+
+Knowledge: a pass while holding cards proves the passer holds no card of his colour and no
+card of a suit that has a stack on the opponents' field.
+
+Observation tensor: ``[0, 72)`` common part (``kernel.state``); ``[72, 342)`` field part
+(``kernel.fields.write_observation``, own field first, sizes / 13); ``[342]`` consecutive
+passes / players.
+"""
+
+import sys
+
+import numpy as np
+from numba import njit
+
+from skip_ai import cards
+from skip_ai.games import text
+from skip_ai.games.spec import GameSpec, Param
+from skip_ai.kernel.bits import kth, lowest, popcount, to_list
+from skip_ai.kernel.fields import (F_BELOW, F_PASSES, F_PILES, F_TOP, FIELDS_END, OBS_FIELDS,
+                                   add_to_pile, init_fields, lay_pile, piles_for)
+from skip_ai.kernel.fields import write_observation as write_field_observation
+from skip_ai.kernel.resample import resample_hidden as resample  # noqa: F401  (kernel API)
+from skip_ai.kernel.rng import below
+from skip_ai.kernel.state import (CHANCE, EXTRAS_3V3, HAND, H_CUR, H_MOVES, H_PLAYERS,
+                                  OBS_COMMON, TERMINAL, all_seats, deal_card, dealing,
+                                  new_state, param, prove_absent_mask, sample_undealt,
+                                  setup_deal, standard_deck, undealt_cards,
+                                  write_common_observation)
+from skip_ai.pyspiel_wrapper import register
+
+P_PLAYERS, P_DECK = 0, 1
+COVER0, PASS = 54, 2970
+
+STATE_SIZE = FIELDS_END
+OBS_SIZE = OBS_COMMON + OBS_FIELDS + 1
+
+RED_MASK = ((np.int64(1) << 26) - 1) << 26
+BLACK_MASK = (np.int64(1) << 26) - 1
+SUIT_CARDS = (np.int64(1) << 13) - 1
+
+
+@njit(cache=True)
+def init(params):
+    s = new_state(STATE_SIZE, params)
+    setup_deal(s, params[P_PLAYERS], standard_deck(params[P_DECK], False), 0, EXTRAS_3V3)
+    init_fields(s)
+    return s
+
+
+@njit(cache=True)
+def chance_outcomes(s, out):
+    return undealt_cards(s, out)
+
+
+@njit(cache=True)
+def sample_chance(s, rng):
+    return sample_undealt(s, rng)
+
+
+@njit(cache=True, inline="always")
+def _team(s, seat):
+    return seat // (s[H_PLAYERS] // 2)
+
+
+@njit(cache=True, inline="always")
+def _colour_mask(team):
+    return RED_MASK if team == 0 else BLACK_MASK
+
+
+@njit(cache=True)
+def _moves(s, out, k):
+    """The legal actions, ascending: ``k < 0`` writes them into ``out`` (if it has room) and
+    returns their number; ``k >= 0`` returns the k-th (see ``captains._moves``)."""
+    cur = s[H_CUR]
+    team = _team(s, cur)
+    held = s[HAND + cur]
+    own = held & _colour_mask(team)
+    n = popcount(own)  # LAY: every card of the own colour
+    if 0 <= k < n:
+        return kth(own, k)
+    write = k < 0 and len(out) > 0
+    if write:
+        to_list(own, out)
+    m = held & ~own
+    while m:  # COVER: a card on any opponent stack of its suit
+        c = lowest(m)
+        m &= m - 1
+        stacks = piles_for(s, c, 1 - team)
+        while stacks:
+            b = lowest(stacks)
+            stacks &= stacks - 1
+            if n == k:
+                return COVER0 + 54 * c + b
+            if write:
+                out[n] = COVER0 + 54 * c + b
+            n += 1
+    if n == 0:
+        if k == 0:
+            return PASS
+        if write:
+            out[0] = PASS
+        n = 1
+    return n
+
+
+@njit(cache=True)
+def legal_actions(s, out):
+    return _moves(s, out, -1)
+
+
+@njit(cache=True)
+def random_legal(s, rng):
+    no_list = np.empty(0, np.int64)  # count, then pick: no list is built
+    return _moves(s, no_list, below(rng, _moves(s, no_list, -1)))
+
+
+@njit(cache=True)
+def playable_mask(s, team):
+    """Every card that would give ``team``'s player a move now: his colour and the suits of
+    the opponents' stacks. A forced pass proves he holds none of them."""
+    mask = _colour_mask(team)
+    stacks = s[F_PILES + 1 - team]
+    while stacks:
+        b = lowest(stacks)
+        stacks &= stacks - 1
+        mask |= SUIT_CARDS << (13 * (b // 13))
+    return mask
+
+
+@njit(cache=True)
+def apply_action(s, a):
+    s[H_MOVES] += 1
+    cur = s[H_CUR]
+    if cur == CHANCE:
+        vis = deal_card(s, a)
+        if not dealing(s):
+            s[H_CUR] = 0
+        return vis
+    n = s[H_PLAYERS]
+    team = _team(s, cur)
+    if a == PASS:
+        if s[HAND + cur] != 0:
+            prove_absent_mask(s, cur, playable_mask(s, team))
+        s[F_PASSES] += 1
+    else:
+        s[F_PASSES] = 0
+        if a < COVER0:
+            lay_pile(s, a, team)
+        else:
+            add_to_pile(s, (a - COVER0) // 54, (a - COVER0) % 54, 1 - team)
+    anyone_holds = False
+    for q in range(n):
+        anyone_holds |= s[HAND + q] != 0
+    s[H_CUR] = (cur + 1) % n if anyone_holds and s[F_PASSES] < n else TERMINAL
+    return all_seats(s)
+
+
+@njit(cache=True)
+def harvest_scores(tops_red, tops_black, out):
+    """The scoring rule on two lists of top cards: for each rank remove as many red-black
+    pairs as possible, then each side scores the value of its remaining tops."""
+    count = np.zeros((2, 15), np.int64)
+    for c in tops_red:
+        count[0, c % 13 + 2] += 1
+    for c in tops_black:
+        count[1, c % 13 + 2] += 1
+    out[0] = 0.0
+    out[1] = 0.0
+    for rank in range(2, 15):
+        paired = min(count[0, rank], count[1, rank])
+        out[0] += (count[0, rank] - paired) * rank
+        out[1] += (count[1, rank] - paired) * rank
+
+
+@njit(cache=True)
+def scores(s, out):
+    tops = np.empty((2, 54), np.int64)
+    sizes = np.zeros(2, np.int64)
+    for team in range(2):
+        stacks = s[F_PILES + team]
+        while stacks:
+            b = lowest(stacks)
+            stacks &= stacks - 1
+            tops[team, sizes[team]] = s[F_TOP + b]
+            sizes[team] += 1
+    harvest_scores(tops[0, :sizes[0]], tops[1, :sizes[1]], out)
+
+
+@njit(cache=True)
+def returns(s, out):
+    team = np.zeros(2)
+    scores(s, team)
+    sign = np.sign(team[0] - team[1])
+    for seat in range(s[H_PLAYERS]):
+        out[seat] = sign if _team(s, seat) == 0 else -sign
+
+
+@njit(cache=True)
+def observation(s, p, out):
+    write_common_observation(s, p, out)
+    write_field_observation(s, p, out, OBS_COMMON, 13)
+    out[OBS_COMMON + OBS_FIELDS] = s[F_PASSES] / s[H_PLAYERS]
+
+
+# ----- Python side: declaration and text --------------------------------------------------
+
+TEAM_NAMES = ("Red", "Black")
+
+
+def action_to_string(s, player: int, action: int) -> str:
+    if player < 0 or action < COVER0:
+        return cards.to_str(action)
+    if action == PASS:
+        return "PASS"
+    c, b = divmod(action - COVER0, 54)
+    return f"{cards.to_str(c)} on {cards.to_str(b)}"
+
+
+def _stack_text(s, b: int) -> str:
+    chain, c = [], int(s[F_TOP + b])
+    while c >= 0:  # top to bottom
+        chain.append(cards.to_str(c))
+        c = int(s[F_BELOW + c])
+    return "/".join(reversed(chain))
+
+
+def _field_lines(s) -> list[str]:
+    team = np.zeros(2)
+    scores(s, team)
+    lines = []
+    for t in range(2):
+        stacks = [b for b in range(54) if (int(s[F_PILES + t]) >> b) & 1]
+        lines.append(f"  {TEAM_NAMES[t]} field (score {int(team[t])}): "
+                     + ("  ".join(_stack_text(s, b) for b in stacks) or "-"))
+    lines.append(f"  consecutive passes: {int(s[F_PASSES])}")
+    return lines
+
+
+def render(s) -> str:
+    title = f"Harvest, {text.players(s)} players, {int(param(s, P_DECK))} cards"
+    return "\n".join([text.move_line(s, title, TEAM_NAMES), *text.hands_lines(s, TEAM_NAMES),
+                      *_field_lines(s)])
+
+
+def render_observation(s, p: int) -> str:
+    return "\n".join([f"{text.seat_name(s, p, TEAM_NAMES)}, {text.status(s, TEAM_NAMES)}",
+                      f"  hand: {text.hand_text(s, p)}",
+                      f"  hand sizes: {text.sizes_text(s)}", *_field_lines(s)])
+
+
+SPEC = GameSpec(
+    short_name="skip_harvest",
+    long_name="Harvest",
+    original_name="Урожай",
+    rules_section="§10",
+    kernel=sys.modules[__name__],
+    params=(Param("players", 4, (2, 4, 6), "2 (1v1), 4 (2v2) or 6 (3v3)"),
+            Param("deck", 52, (36, 52), "36 or 52 cards",
+                  auto=lambda p: 36 if p["players"] == 2 else 52,
+                  auto_doc="36 when players=2")),
+    num_players=lambda p: p["players"],
+    num_distinct_actions=lambda p: 2971,
+    max_chance_outcomes=lambda p: 54,
+    # every move but a pass plays a card; n passes in a row end the game
+    max_game_length=lambda p: (p["deck"] + 1) * p["players"],
+    observation_size=lambda p: OBS_SIZE,
+    action_to_string=action_to_string,
+    render=render,
+    render_observation=render_observation,
+    team_names=TEAM_NAMES,
+)
+register(SPEC)
