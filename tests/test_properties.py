@@ -11,11 +11,13 @@ from skip_ai.sim import simulate
 card_lists = st.lists(st.integers(0, 53), max_size=60)
 
 
+@settings(deadline=None)  # the first examples may wait for a kernel to compile
 @given(card_lists)
 def test_card_text_round_trips(ids):
     assert cards.cards_from_str(cards.cards_to_str(ids)) == ids
 
 
+@settings(deadline=None)
 @given(st.sets(st.integers(0, 53), min_size=1), st.data())
 def test_masks_list_count_and_select(members, data):
     m = np.int64(sum(1 << c for c in members))
