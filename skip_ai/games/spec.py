@@ -79,6 +79,10 @@ class GameSpec:
     team_names: tuple[str, str] = ("team 0", "team 1")
     check: Callable[[dict], None] = field(default=lambda params: None)
     """Cross-parameter validation; raises ValueError naming the problem."""
+    public_record: Callable[[np.ndarray], str] | None = None
+    """Public facts that automatic events revealed and the action history does not show (e.g.
+    Fours' follow-plays: who put down which card), rendered from the state; appended to the
+    information state string so that it stays perfect recall."""
 
     def resolve(self, given: dict) -> dict:
         """Validated parameters with defaults filled in (unknown names are an error)."""
