@@ -244,7 +244,8 @@ def _table_lines(s) -> list[str]:
 
 def public_record(s) -> str:
     """Every lead of the game with the cards each seat put down (all public)."""
-    return "leads: " + " | ".join(_lead_text(s, i) for i in range(int(s[FO_NLEADS])))
+    leads = [_lead_text(s, i) for i in range(int(s[FO_NLEADS]))]
+    return "leads: " + (" | ".join(leads) or "-")
 
 
 def _title(s) -> str:
