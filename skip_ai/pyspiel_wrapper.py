@@ -227,7 +227,8 @@ class KernelState(pyspiel.State):
 
     def information_state_string(self, player: int | None = None) -> str:
         """Perfect recall: the player's seat, own hand, and every action of the history as
-        that player saw it (a card seen only by others shows as ``?`` plus who saw it)."""
+        that player saw it (a card seen only by others shows as ``?`` plus who saw it), then
+        the game's ``public_record`` if it has one."""
         p = self._check_player(player)
         spec, s = self.spec, self._s
         out = [f"p{p}"]
@@ -239,6 +240,8 @@ class KernelState(pyspiel.State):
             else:
                 seen_by = "".join(str(q) for q in range(int(s[0])) if (vis >> q) & 1)
                 out.append(f"{label}:?{seen_by}")
+        if spec.public_record is not None:
+            out.append(spec.public_record(s))
         return " ".join(out)
 
     def observation_string(self, player: int | None = None) -> str:

@@ -17,7 +17,7 @@ def test_card_text_round_trips(ids):
     assert cards.cards_from_str(cards.cards_to_str(ids)) == ids
 
 
-@settings(deadline=None)
+@settings(deadline=None)  # the first example compiles the helpers when the cache is cold
 @given(st.sets(st.integers(0, 53), min_size=1), st.data())
 def test_masks_list_count_and_select(members, data):
     m = np.int64(sum(1 << c for c in members))

@@ -82,6 +82,10 @@ class GameSpec:
     kernel_params: Callable[[dict], list[int]] | None = None
     """The kernel's parameter slots, when they are not simply the declared parameters in
     order (e.g. two games sharing one kernel with a variant flag)."""
+    public_record: Callable[[np.ndarray], str] | None = None
+    """Public facts that automatic events revealed and the action history does not show (e.g.
+    Fours' follow-plays: who put down which card), rendered from the state; appended to the
+    information state string so that it stays perfect recall."""
 
     def resolve(self, given: dict) -> dict:
         """Validated parameters with defaults filled in (unknown names are an error)."""

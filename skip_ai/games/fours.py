@@ -1,0 +1,293 @@
+"""skip_fours — Fours («Четверки», СКИП-7), RULES.md §7.
+
+Four players, two teams of partners side by side ({0, 1} and {2, 3}). The leader names a rank
+he holds and puts down all his cards of it; every other player at once puts down all of theirs,
+so all four cards of the rank lie on the table. 3:1 or 4:0 by team: that team takes the table.
+2:2: the table stays and another lead follows (``lead_order``: the next player clockwise with
+cards, or the previous leader's partner). The next trick is led by the taking team's captain
+(``trick_lead=winner``) or by the teams in turn (``alternate``). The game ends when the team
+that just took a trick holds no card, or when a 2:2 leaves nobody with cards (the table is then
+split in half). More cards taken wins; equal is a draw.
+
+Parameters (kernel indices): ``deck`` 36/52; ``lead_order`` 0 = ``clockwise``, 1 = ``team``;
+``trick_lead`` 0 = ``winner``, 1 = ``alternate``.
+
+Actions: ``rank - 2`` (0..12) leads that rank; legal for the ranks the leader holds. Chance
+outcomes are the card ids of the deal. num_distinct_actions = 13. There are no passes: the
+follow-plays and the outcome of a lead happen inside ``apply_action``.
+
+State (after the trick slots of ``kernel.tricks``):
+
+- ``FO_TRICKS``         tricks completed (taken) so far; with ``alternate`` trick t belongs to
+                        team t mod 2
+- ``FO_NLEADS``         leads made so far in the game (each rank is led at most once)
+- ``FO_TRICK_START``    index of the current trick's first lead in the lead record
+- ``FO_LEAD_RANK[i]``   the i-th lead's action (rank - 2); ``FO_LEAD_SEAT[i]`` its leader
+- ``FO_FROM[c]``        the seat that put card ``c`` down, -1 while it is in a hand
+
+Who put down which card is public; the information state string adds it after the action
+history (``public_record``), since a lead's action id does not show the follow-plays.
+
+Observation tensor (310 floats) for player ``p`` (relative seat k = seat ``(p + k) % 4``):
+``[0, 72)`` the common part (``kernel.state.write_common_observation``); ``[72, 300)`` the trick
+part (``kernel.tricks.write_observation``: cards on the table, taken by each team, the last
+card put down and its seat; nobody ever passes); then ``[300, 304)`` the relative seat of the
+current trick's first leader, ``[304, 308)`` the relative seat of its latest leader (both
+empty between tricks), ``308`` the number of leads in the current trick / 13, ``309`` the
+number of tricks completed / 13.
+"""
+
+import sys
+
+import numpy as np
+from numba import njit
+
+from skip_ai import cards
+from skip_ai.games import text
+from skip_ai.games.spec import GameSpec, Param
+from skip_ai.kernel.bits import list_segments, lowest, sample_segments
+from skip_ai.kernel.resample import resample_hidden as resample  # noqa: F401  (kernel API)
+from skip_ai.kernel.state import (CHANCE, EXTRAS_3V3, HAND, H_CUR, H_MOVES, LOC, LOC_OUT,
+                                  NUM_CARDS, OBS_COMMON, TERMINAL, all_seats, deal_card, dealing,
+                                  new_state, next_seat_with_cards, param, sample_undealt,
+                                  setup_deal, standard_deck, undealt_cards,
+                                  write_common_observation)
+from skip_ai.kernel.tricks import (OBS_TRICKS, TRICK_END, init_tricks, put_on_table,
+                                   returns_by_taken, split_table, take_table, taken_scores,
+                                   team_leader)
+from skip_ai.kernel.tricks import write_observation as write_trick_observation
+from skip_ai.pyspiel_wrapper import register
+
+P_DECK, P_LEAD_ORDER, P_TRICK_LEAD = 0, 1, 2
+CLOCKWISE, TEAM = 0, 1
+WINNER, ALTERNATE = 0, 1
+
+PLAYERS = 4
+NUM_ACTIONS = 13
+RANK_SUITS = np.int64(1 | 1 << 13 | 1 << 26 | 1 << 39)
+"""The four cards of the rank with action 0 (the 2s); shifted left by ``a`` for action ``a``."""
+
+FO_TRICKS = TRICK_END
+FO_NLEADS = FO_TRICKS + 1
+FO_TRICK_START = FO_NLEADS + 1
+FO_LEAD_RANK = FO_TRICK_START + 1
+FO_LEAD_SEAT = FO_LEAD_RANK + NUM_ACTIONS
+FO_FROM = FO_LEAD_SEAT + NUM_ACTIONS
+STATE_SIZE = FO_FROM + NUM_CARDS
+
+OBS_FOURS = 2 * PLAYERS + 2
+OBS_SIZE = OBS_COMMON + OBS_TRICKS + OBS_FOURS
+
+
+@njit(cache=True)
+def init(params):
+    s = new_state(STATE_SIZE, params)
+    setup_deal(s, PLAYERS, standard_deck(params[P_DECK], False), 0, EXTRAS_3V3)
+    init_tricks(s)
+    for c in range(NUM_CARDS):
+        s[FO_FROM + c] = -1
+    return s
+
+
+@njit(cache=True)
+def chance_outcomes(s, out):
+    return undealt_cards(s, out)
+
+
+@njit(cache=True)
+def sample_chance(s, rng):
+    return sample_undealt(s, rng)
+
+
+@njit(cache=True, inline="always")
+def _legal(s):
+    """Mask of the ranks (bit ``rank - 2``) the player to move holds (rule 2)."""
+    m = s[HAND + s[H_CUR]]
+    return (m | (m >> 13) | (m >> 26) | (m >> 39)) & ((1 << NUM_ACTIONS) - 1)
+
+
+@njit(cache=True)
+def legal_actions(s, out):
+    return list_segments((_legal(s),), -1, out)
+
+
+@njit(cache=True)
+def random_legal(s, rng):
+    return sample_segments((_legal(s),), -1, rng)
+
+
+@njit(cache=True, inline="always")
+def _next_lead(s, leader):
+    """Who leads again after a 2:2 by ``leader`` (rule 3); -1 when nobody holds cards."""
+    if param(s, P_LEAD_ORDER) == TEAM:
+        partner = leader ^ 1
+        if s[HAND + partner] != 0:
+            return partner
+        if s[HAND + leader] != 0:
+            return leader
+    return next_seat_with_cards(s, leader)
+
+
+@njit(cache=True, inline="always")
+def _next_trick_leader(s, taker):
+    """Who leads the next trick after ``taker`` took one and still holds cards (rule 4)."""
+    if param(s, P_TRICK_LEAD) == WINNER:
+        return team_leader(s, taker)
+    due = s[FO_TRICKS] % 2
+    seat = team_leader(s, due)
+    return seat if seat >= 0 else team_leader(s, 1 - due)
+
+
+@njit(cache=True)
+def apply_action(s, a):
+    s[H_MOVES] += 1
+    cur = s[H_CUR]
+    if cur == CHANCE:
+        vis = deal_card(s, a)
+        if not dealing(s):
+            s[H_CUR] = 0
+        return vis
+    i = s[FO_NLEADS]
+    s[FO_LEAD_RANK + i] = a
+    s[FO_LEAD_SEAT + i] = cur
+    s[FO_NLEADS] = i + 1
+    # the leader's cards of the rank, then every other holder's, clockwise (rule 2)
+    team0 = 0
+    for k in range(PLAYERS):
+        seat = (cur + k) % PLAYERS
+        m = s[HAND + seat] & (RANK_SUITS << a)
+        while m:
+            c = lowest(m)
+            m &= m - 1
+            put_on_table(s, seat, c)
+            s[FO_FROM + c] = seat
+            if seat < 2:
+                team0 += 1
+    if team0 == 2:
+        nxt = _next_lead(s, cur)
+        if nxt < 0:
+            split_table(s)
+            s[FO_TRICK_START] = s[FO_NLEADS]
+            s[H_CUR] = TERMINAL
+        else:
+            s[H_CUR] = nxt
+        return all_seats(s)
+    taker = 0 if team0 > 2 else 1
+    take_table(s, taker)
+    s[FO_TRICKS] += 1
+    s[FO_TRICK_START] = s[FO_NLEADS]
+    if team_leader(s, taker) < 0:
+        s[H_CUR] = TERMINAL
+    else:
+        s[H_CUR] = _next_trick_leader(s, taker)
+    return all_seats(s)
+
+
+@njit(cache=True)
+def returns(s, out):
+    returns_by_taken(s, out, False)
+
+
+@njit(cache=True)
+def scores(s, out):
+    taken_scores(s, out)
+
+
+@njit(cache=True)
+def observation(s, p, out):
+    write_common_observation(s, p, out)
+    write_trick_observation(s, p, out, OBS_COMMON)
+    base = OBS_COMMON + OBS_TRICKS
+    start, n = s[FO_TRICK_START], s[FO_NLEADS]
+    if n > start:
+        out[base + (s[FO_LEAD_SEAT + start] - p) % PLAYERS] = 1.0
+        out[base + PLAYERS + (s[FO_LEAD_SEAT + n - 1] - p) % PLAYERS] = 1.0
+    out[base + 2 * PLAYERS] = (n - start) / 13.0
+    out[base + 2 * PLAYERS + 1] = s[FO_TRICKS] / 13.0
+
+
+# ----- Python side: declaration and text --------------------------------------------------
+
+TEAM_NAMES = ("team 0", "team 1")
+LEAD_ORDERS = ("clockwise", "team")
+TRICK_LEADS = ("winner", "alternate")
+
+
+def action_to_string(s, player: int, action: int) -> str:
+    if player < 0:
+        return cards.to_str(action)
+    if not 0 <= action < NUM_ACTIONS:
+        raise ValueError(f"skip_fours: no action {action}")
+    return cards.RANK_CHARS[action]
+
+
+def _lead_text(s, i: int) -> str:
+    """Lead ``i``: its rank, its leader, and the cards each seat put down."""
+    rank = int(s[FO_LEAD_RANK + i])
+    per_seat = []
+    for seat in range(PLAYERS):
+        down = [c for c in range(rank, 52, 13) if s[FO_FROM + c] == seat]
+        if down:
+            per_seat.append(f"{seat}: {cards.cards_to_str(down)}")
+    return f"{cards.RANK_CHARS[rank]} led by seat {int(s[FO_LEAD_SEAT + i])} " \
+           f"({', '.join(per_seat)})"
+
+
+def _table_lines(s) -> list[str]:
+    leads = [_lead_text(s, i) for i in range(int(s[FO_TRICK_START]), int(s[FO_NLEADS]))]
+    lines = [f"  table: {' | '.join(leads) or '(empty)'}",
+             text.taken_line(s, TEAM_NAMES) + f" (tricks: {int(s[FO_TRICKS])})"]
+    if any(s[LOC + c] == LOC_OUT for c in range(52)):
+        lines.append("  the last trick was split in half between the teams")
+    return lines
+
+
+def public_record(s) -> str:
+    """Every lead of the game with the cards each seat put down (all public)."""
+    leads = [_lead_text(s, i) for i in range(int(s[FO_NLEADS]))]
+    return "leads: " + (" | ".join(leads) or "-")
+
+
+def _title(s) -> str:
+    return (f"Fours, {int(param(s, P_DECK))} cards, lead_order="
+            f"{LEAD_ORDERS[int(param(s, P_LEAD_ORDER))]}, "
+            f"trick_lead={TRICK_LEADS[int(param(s, P_TRICK_LEAD))]}")
+
+
+def render(s) -> str:
+    return "\n".join([text.move_line(s, _title(s), TEAM_NAMES),
+                      *text.hands_lines(s, TEAM_NAMES), *_table_lines(s)])
+
+
+def render_observation(s, p: int) -> str:
+    return "\n".join([f"{text.seat_name(s, p, TEAM_NAMES)}, {text.status(s, TEAM_NAMES)}",
+                      f"  hand: {text.hand_text(s, p)}",
+                      f"  hand sizes: {text.sizes_text(s)}",
+                      *_table_lines(s)])
+
+
+SPEC = GameSpec(
+    short_name="skip_fours",
+    long_name="Fours",
+    original_name="Четверки",
+    rules_section="§7",
+    kernel=sys.modules[__name__],
+    params=(Param("deck", 52, (36, 52), "36 or 52 cards"),
+            Param("lead_order", "clockwise", LEAD_ORDERS,
+                  "who leads again after a 2:2: the next player clockwise with cards, or the "
+                  "previous leader's partner"),
+            Param("trick_lead", "winner", TRICK_LEADS,
+                  "who leads a new trick: the taking team's captain, or the teams in turn")),
+    num_players=lambda p: PLAYERS,
+    num_distinct_actions=lambda p: NUM_ACTIONS,
+    max_chance_outcomes=lambda p: 54,
+    # every lead puts down a whole rank: at most deck / 4 leads
+    max_game_length=lambda p: p["deck"] + p["deck"] // 4,
+    observation_size=lambda p: OBS_SIZE,
+    action_to_string=action_to_string,
+    render=render,
+    render_observation=render_observation,
+    team_names=TEAM_NAMES,
+    public_record=public_record,
+)
+register(SPEC)
