@@ -4,7 +4,7 @@ import numpy as np
 import pyspiel
 import pytest
 
-from skip_ai import IllegalActionError, cards
+from skip_ai import IllegalActionError, cards, sim
 from skip_ai.kernel.rng import make_rng
 from skip_ai.kernel.state import LOC
 from skip_ai.scenario import UNSEEN, deal, play
@@ -418,3 +418,16 @@ def test_random_games_agree_with_a_plain_statement_of_the_rules():
                                        for q in range(game.num_players())]
             seen["draw"] += d == 0
     assert all(seen.values()), seen
+
+
+@pytest.mark.parametrize("game_string", ["skip_domino(players=2)",
+                                         "skip_domino(players=4,voluntary_pass=true)",
+                                         "skip_domino(players=6,deck=36,remove4=true)"])
+def test_batch_simulation_plays_the_same_games_as_the_api(game_string):
+    df = sim.simulate(game_string, 15, seed=7)
+    game = pyspiel.load_game(game_string)
+    for row in df.itertuples():
+        state = sim.play_game(game, int(row.seed))
+        assert state.returns() == [getattr(row, f"return_{p}") for p in range(game.num_players())]
+        assert state.scores() == [row.score_0, row.score_1]
+        assert len(state.history()) == row.num_actions
