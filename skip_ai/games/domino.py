@@ -53,8 +53,8 @@ from skip_ai.games import text
 from skip_ai.games.spec import GameSpec, Param
 from skip_ai.kernel.bits import bit, list_segments, sample_segments
 from skip_ai.kernel.resample import resample_hidden as resample  # noqa: F401  (kernel API)
-from skip_ai.kernel.state import (CHANCE, EXTRAS_3V3, HAND, H_CUR, H_MOVES, H_PLAYERS,
-                                  OBS_COMMON, all_seats, deal_card, dealing, new_state, param,
+from skip_ai.kernel.state import (CHANCE, EXTRAS_3V3, HAND, H_CUR, H_MOVES, OBS_COMMON,
+                                  all_seats, deal_card, dealing, new_state, next_seat, param,
                                   prove_absent_mask, sample_undealt, setup_deal, standard_deck,
                                   undealt_cards, write_common_observation)
 from skip_ai.kernel.tricks import (OBS_TRICKS, TK_LAST_CARD, TK_TABLE, TRICK_END, init_tricks,
@@ -109,35 +109,35 @@ def sample_chance(s, rng):
 
 
 @njit(cache=True, inline="always")
+def _spread(suits, r):
+    """The cards of rank index ``r`` (0 = the 2) of the suits in the 4-bit set ``suits``."""
+    return ((suits & 1) | ((suits & 2) << 12) | ((suits & 4) << 24) | ((suits & 8) << 36)) << r
+
+
+@njit(cache=True, inline="always")
 def placements(s):
     """Masks over the whole deck of the cards that may go next to the last card (rule 3;
     the table is not empty): (action ``c``, opening a row above, opening a row below).
-    ``apply_action`` keeps them in ``DM_NEXT``."""
+    ``apply_action`` keeps them in ``DM_NEXT``. Written without branches on the grid, which
+    random play makes unpredictable."""
     last = s[TK_LAST_CARD]
     suit = last // 13
-    r = last % 13
+    r = last - 13 * suit
     row = s[DM_ROW + suit]
-    beside = np.int64(0)
-    if r > 0:
-        beside |= bit(last - 1)
-    if r < 12:
-        beside |= bit(last + 1)
-    up_free = s[DM_OWNER + row + 1] == NO_ROW
-    down_free = s[DM_OWNER + row - 1] == NO_ROW
-    above = np.int64(0)
-    below = np.int64(0)
+    one = bit(last)
+    beside = ((one << 1) | (one >> 1)) & (np.int64(0x1FFF) << (13 * suit))
+    up = s[DM_OWNER + row + 1]
+    down = s[DM_OWNER + row - 1]
+    with_row = np.int64(0)
     for t in range(4):
-        if t == suit:
-            continue
-        other = s[DM_ROW + t]
-        c = 13 * t + r
-        if other == NO_ROW:
-            if up_free:
-                above |= bit(c)
-            if down_free:
-                below |= bit(c)
-        elif other == row + 1 or other == row - 1:
-            beside |= bit(c)
+        with_row |= np.int64(s[DM_ROW + t] != NO_ROW) << t
+    # suits whose rows are adjacent take the card into their row; suits without a row open
+    # one on a free side
+    adjacent = (np.int64(up != NO_ROW) << (up & 3)) | (np.int64(down != NO_ROW) << (down & 3))
+    beside |= _spread(adjacent, r)
+    rowless = _spread(~with_row & 15, r)
+    above = rowless if up == NO_ROW else np.int64(0)
+    below = rowless if down == NO_ROW else np.int64(0)
     return beside, above, below
 
 
@@ -174,10 +174,10 @@ def random_legal(s, rng):
     return sample_segments((beside, above, below), extra, rng)
 
 
-# One exit that uses ``s`` last, and no exception paths (``error_model="numpy"``: the
-# divisions by the seat count cannot raise): Numba's reference-count pruning can then remove
-# the atomic incref/decref of ``s`` per call, a fifth of a random playout's time.
-@njit(cache=True, error_model="numpy")
+# One exit, which uses ``s`` last, and no exception paths (no division by a run-time value):
+# Numba's reference-count pruning then removes the atomic incref/decref of ``s`` per call,
+# a fifth of a random playout's time.
+@njit(cache=True)
 def apply_action(s, a):
     cur = s[H_CUR]
     vis = all_seats(s)
@@ -203,7 +203,7 @@ def apply_action(s, a):
             s[DM_OWNER + row] = c // 13
         put_on_table(s, cur, c)
         s[DM_NEXT], s[DM_NEXT + 1], s[DM_NEXT + 2] = placements(s)
-        s[H_CUR] = (cur + 1) % s[H_PLAYERS]
+        s[H_CUR] = next_seat(s, cur)
     s[H_MOVES] += 1
     return vis
 

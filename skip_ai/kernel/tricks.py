@@ -23,7 +23,7 @@ from numba import njit
 
 from .bits import bit, lowest, popcount
 from .state import (GAME, HAND, H_CUR, H_PLAYERS, LOC, LOC_OUT, LOC_TABLE, MAX_SEATS,
-                    NUM_CARDS, TERMINAL, play_public, team_of)
+                    NUM_CARDS, TERMINAL, next_seat, play_public, team_of)
 
 LOC_TAKEN = LOC_TABLE + 1
 
@@ -141,7 +141,7 @@ def pass_turn(s, seat):
         leader = team_leader(s, team)
         s[H_CUR] = TERMINAL if leader < 0 else leader
         return True
-    s[H_CUR] = (seat + 1) % s[H_PLAYERS]
+    s[H_CUR] = next_seat(s, seat)
     return False
 
 
