@@ -26,14 +26,12 @@ from skip_ai.games import text
 from skip_ai.games.spec import GameSpec, Param
 from skip_ai.kernel.bits import list_segments, sample_segments
 from skip_ai.kernel.resample import resample_hidden as resample  # noqa: F401  (kernel API)
-from skip_ai.kernel.state import (CHANCE, EXTRAS_3V3, HAND, H_CUR, H_MOVES, H_PLAYERS,
-                                  NUM_CARDS, OBS_COMMON, TERMINAL, all_seats, deal_card,
-                                  dealing, new_state, param, sample_undealt, setup_deal,
-                                  standard_deck, team_of, undealt_cards,
+from skip_ai.kernel.state import (CHANCE, EXTRAS_3V3, HAND, H_CUR, H_MOVES, NUM_CARDS,
+                                  OBS_COMMON, all_seats, deal_card, dealing, new_state, next_seat,
+                                  param, sample_undealt, setup_deal, standard_deck, undealt_cards,
                                   write_common_observation)
-from skip_ai.kernel.tricks import (OBS_TRICKS, TK_LAST, TK_LAST_CARD, TK_TABLE, TRICK_END,
-                                   init_tricks, note_pass, opponents_all_passed, put_on_table,
-                                   returns_by_taken, take_table, taken_scores, team_leader)
+from skip_ai.kernel.tricks import (OBS_TRICKS, TK_LAST_CARD, TK_TABLE, TRICK_END, init_tricks,
+                                   pass_turn, put_on_table, returns_by_taken, taken_scores)
 from skip_ai.kernel.tricks import write_observation as write_trick_observation
 from skip_ai.pyspiel_wrapper import register
 
@@ -111,21 +109,14 @@ def apply_action(s, a):
         if not dealing(s):
             s[H_CUR] = 0
         return vis
-    n = s[H_PLAYERS]
     if a == PASS:
-        note_pass(s, cur)
-        if s[TK_TABLE] != 0 and opponents_all_passed(s):
-            team = team_of(s, s[TK_LAST])
-            take_table(s, team)
+        if pass_turn(s, cur):
             s[BR_STREAM_N] = 0
-            leader = team_leader(s, team)
-            s[H_CUR] = TERMINAL if leader < 0 else leader
-            return all_seats(s)
-    else:
-        put_on_table(s, cur, a)
-        s[BR_STREAM + s[BR_STREAM_N]] = a
-        s[BR_STREAM_N] += 1
-    s[H_CUR] = (cur + 1) % n
+        return all_seats(s)
+    put_on_table(s, cur, a)
+    s[BR_STREAM + s[BR_STREAM_N]] = a
+    s[BR_STREAM_N] += 1
+    s[H_CUR] = next_seat(s, cur)
     return all_seats(s)
 
 

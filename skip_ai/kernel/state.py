@@ -91,10 +91,19 @@ def all_seats(s):
     return (1 << s[H_PLAYERS]) - 1
 
 
+# Neither helper divides: a division by the (run-time) seat count is a slow instruction and
+# an exception path, which also keeps Numba from pruning the reference counting of ``s``.
 @njit(cache=True, inline="always")
 def team_of(s, seat):
     """Team of a seat where partners sit side by side (RULES §0.2): 0 or 1."""
-    return seat // (s[H_PLAYERS] // 2)
+    return np.int64(2 * seat >= s[H_PLAYERS])
+
+
+@njit(cache=True, inline="always")
+def next_seat(s, seat):
+    """The seat clockwise after ``seat``."""
+    nxt = seat + 1
+    return 0 if nxt == s[H_PLAYERS] else nxt
 
 
 EXTRAS_3V3 = np.array([0, 1, 3, 4], dtype=np.int64)

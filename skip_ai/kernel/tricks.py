@@ -22,8 +22,8 @@ Cards on the table are at ``LOC_TABLE``, cards taken by team ``t`` at ``LOC_TAKE
 from numba import njit
 
 from .bits import bit, lowest, popcount
-from .state import (GAME, HAND, H_PLAYERS, LOC, LOC_OUT, LOC_TABLE, MAX_SEATS, NUM_CARDS,
-                    play_public, team_of)
+from .state import (GAME, HAND, H_CUR, H_PLAYERS, LOC, LOC_OUT, LOC_TABLE, MAX_SEATS,
+                    NUM_CARDS, TERMINAL, next_seat, play_public, team_of)
 
 LOC_TAKEN = LOC_TABLE + 1
 
@@ -126,6 +126,23 @@ def team_leader(s, team):
         if s[HAND + seat] != 0:
             return seat
     return -1
+
+
+@njit(cache=True, inline="always")
+def pass_turn(s, seat):
+    """``seat`` passes. If every member of the team that did not put down the last card has
+    now passed since, the team that did takes the table and its leader (``team_leader``) moves
+    next, or the game ends when that team holds no card; returns True. Otherwise the next seat
+    clockwise moves; returns False. (The trick rule of Domino and Brook.)"""
+    note_pass(s, seat)
+    if s[TK_TABLE] != 0 and opponents_all_passed(s):
+        team = team_of(s, s[TK_LAST])
+        take_table(s, team)
+        leader = team_leader(s, team)
+        s[H_CUR] = TERMINAL if leader < 0 else leader
+        return True
+    s[H_CUR] = next_seat(s, seat)
+    return False
 
 
 @njit(cache=True, inline="always")
