@@ -50,13 +50,14 @@ from skip_ai.kernel.rng import below
 from skip_ai.kernel.state import (CHANCE, EXTRAS_3V3, HAND, H_CUR, H_MOVES, H_PLAYERS,
                                   NUM_CARDS, OBS_COMMON, TERMINAL, all_seats, deal_card,
                                   dealing, new_state, param, prove_absent_mask, sample_undealt,
-                                  setup_deal, standard_deck, undealt_cards,
+                                  setup_deal, standard_deck, team_of, next_seat, unplaced_cards, undealt_cards,
                                   write_common_observation)
 from skip_ai.pyspiel_wrapper import register
 
 P_PLAYERS, P_DECK, P_JOKERS, P_LITTLE = 0, 1, 2, 3
 ADD0, BEAT0, PASS, CHILD0 = 54, 2970, 5886, 5887
 MAX_PILE = 3
+LIST, COUNT = -1, -2
 QUEEN, KING = 12, 13
 
 MARRIED, CHILD, PROTECTED = 1, 2, 4
@@ -91,11 +92,6 @@ def chance_outcomes(s, out):
 @njit(cache=True)
 def sample_chance(s, rng):
     return sample_undealt(s, rng)
-
-
-@njit(cache=True, inline="always")
-def _team(s, seat):
-    return seat // (s[H_PLAYERS] // 2)
 
 
 @njit(cache=True, inline="always")
@@ -144,6 +140,17 @@ def can_beat(s, c, b):
 
 
 @njit(cache=True, inline="always")
+def _child_suits(s):
+    """Mask of the cards of every suit whose marriage still awaits its child."""
+    m = np.int64(0)
+    if param(s, P_LITTLE):
+        for suit in range(4):
+            if s[CP_MARRIAGE + suit] == 1:
+                m |= SUIT_CARDS << (13 * suit)
+    return m
+
+
+@njit(cache=True, inline="always")
 def can_bear_child(s, c, team):
     """May card ``c`` be laid as the child of its suit's marriage on ``team``'s field?"""
     if not param(s, P_LITTLE) or c >= 52 or colour_of(c) != team:
@@ -155,15 +162,15 @@ def can_bear_child(s, c, team):
 def _moves(s, out, k):
     """The legal actions of the player to move, ascending.
 
-    ``k < 0``: write them into ``out`` (if it has room) and return their number;
-    ``k >= 0``: return the k-th of them. One function for listing, counting and sampling keeps
-    the legal list and the random sampler identical."""
+    ``k == LIST``: write them into ``out`` and return their number; ``k == COUNT``: only
+    count them; ``k >= 0``: return the k-th of them. One function for listing, counting and
+    sampling keeps the legal list and the random sampler identical."""
     cur = s[H_CUR]
-    team = _team(s, cur)
+    team = team_of(s, cur)
     held = s[HAND + cur]
     own = held & _colour_mask(team)
     theirs = held & ~own
-    write = k < 0 and len(out) > 0
+    write = k == LIST
     n = popcount(own)  # LAY: every card of the own colour
     if k >= 0 and k < n:
         return kth(own, k)
@@ -197,7 +204,7 @@ def _moves(s, out, k):
                 if write:
                     out[n] = BEAT0 + 54 * c + b
                 n += 1
-    m = own
+    m = own & _child_suits(s)
     while m:  # CHILD
         c = lowest(m)
         m &= m - 1
@@ -218,28 +225,29 @@ def _moves(s, out, k):
 
 @njit(cache=True)
 def legal_actions(s, out):
-    return _moves(s, out, -1)
+    return _moves(s, out, LIST)
 
 
 @njit(cache=True)
 def random_legal(s, rng):
-    no_list = np.empty(0, np.int64)  # count, then pick: no list is built
-    return _moves(s, no_list, below(rng, _moves(s, no_list, -1)))
+    # count, then pick: no list is built (``s`` only fills the unused ``out`` argument)
+    return _moves(s, s, below(rng, _moves(s, s, COUNT)))
 
 
 @njit(cache=True)
-def playable_mask(s, team):
-    """Every card of the deck that would give ``team``'s player a move now: his colour (LAY)
-    and the cards that could beat an opponent pile. A forced pass proves he holds none."""
-    theirs = _colour_mask(1 - team)
-    mask = _colour_mask(team)
+def playable_mask(s, team, unplaced):
+    """The cards among ``unplaced`` that would give ``team``'s player a move now: his colour
+    (LAY) and the cards that could beat an opponent pile. A forced pass proves he holds none
+    of them."""
+    theirs = _colour_mask(1 - team) & unplaced
+    mask = _colour_mask(team) & unplaced
     piles = s[F_PILES + 1 - team]
     while piles:
         b = lowest(piles)
         piles &= piles - 1
         suit = s[F_SUIT + b]
         candidates = theirs if suit < 0 else (SUIT_CARDS << (13 * suit)) | (theirs & JOKERS)
-        candidates &= ~mask
+        candidates &= theirs & ~mask
         while candidates:
             c = lowest(candidates)
             candidates &= candidates - 1
@@ -291,18 +299,26 @@ def _release_guards(s, seat):
 
 @njit(cache=True)
 def apply_action(s, a):
+    # one exit and no run-time division: Numba can then drop the reference counting of ``s``
     s[H_MOVES] += 1
     cur = s[H_CUR]
+    vis = all_seats(s)
     if cur == CHANCE:
         vis = deal_card(s, a)
         if not dealing(s):
             s[H_CUR] = 0
-        return vis
+    else:
+        _move(s, cur, a)
+    return vis
+
+
+@njit(cache=True, inline="always")
+def _move(s, cur, a):
     n = s[H_PLAYERS]
-    team = _team(s, cur)
+    team = team_of(s, cur)
     if a == PASS:
         if s[HAND + cur] != 0:
-            prove_absent_mask(s, cur, playable_mask(s, team))
+            prove_absent_mask(s, cur, playable_mask(s, team, unplaced_cards(s)))
         s[F_PASSES] += 1
     else:
         s[F_PASSES] = 0
@@ -318,14 +334,13 @@ def apply_action(s, a):
             lay_pile(s, c, team)
             s[F_FLAGS + c] |= CHILD
             s[CP_MARRIAGE + c // 13] = 2
-    nxt = (cur + 1) % n
+    nxt = next_seat(s, cur)
     if param(s, P_LITTLE):
         _release_guards(s, nxt)
     anyone_holds = False
     for q in range(n):
         anyone_holds |= s[HAND + q] != 0
     s[H_CUR] = nxt if anyone_holds and s[F_PASSES] < n else TERMINAL
-    return all_seats(s)
 
 
 @njit(cache=True)
@@ -341,7 +356,7 @@ def returns(s, out):
         d = field_sum(s, 0) - field_sum(s, 1)
     sign = 1.0 if d > 0 else (-1.0 if d < 0 else 0.0)
     for seat in range(s[H_PLAYERS]):
-        out[seat] = sign if _team(s, seat) == 0 else -sign
+        out[seat] = sign if team_of(s, seat) == 0 else -sign
 
 
 @njit(cache=True)

@@ -33,12 +33,13 @@ from skip_ai.kernel.rng import below
 from skip_ai.kernel.state import (CHANCE, EXTRAS_3V3, HAND, H_CUR, H_MOVES, H_PLAYERS,
                                   OBS_COMMON, TERMINAL, all_seats, deal_card, dealing,
                                   new_state, param, prove_absent_mask, sample_undealt,
-                                  setup_deal, standard_deck, undealt_cards,
+                                  setup_deal, standard_deck, unplaced_cards, team_of, next_seat, undealt_cards,
                                   write_common_observation)
 from skip_ai.pyspiel_wrapper import register
 
 P_PLAYERS, P_DECK = 0, 1
 COVER0, PASS = 54, 2970
+LIST, COUNT = -1, -2
 
 STATE_SIZE = FIELDS_END
 OBS_SIZE = OBS_COMMON + OBS_FIELDS + 1
@@ -67,27 +68,23 @@ def sample_chance(s, rng):
 
 
 @njit(cache=True, inline="always")
-def _team(s, seat):
-    return seat // (s[H_PLAYERS] // 2)
-
-
-@njit(cache=True, inline="always")
 def _colour_mask(team):
     return RED_MASK if team == 0 else BLACK_MASK
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _moves(s, out, k):
-    """The legal actions, ascending: ``k < 0`` writes them into ``out`` (if it has room) and
-    returns their number; ``k >= 0`` returns the k-th (see ``captains._moves``)."""
+    """The legal actions, ascending: ``k == LIST`` writes them into ``out`` and returns their
+    number, ``k == COUNT`` only counts them, ``k >= 0`` returns the k-th (see
+    ``captains._moves``)."""
     cur = s[H_CUR]
-    team = _team(s, cur)
+    team = team_of(s, cur)
     held = s[HAND + cur]
     own = held & _colour_mask(team)
     n = popcount(own)  # LAY: every card of the own colour
     if 0 <= k < n:
         return kth(own, k)
-    write = k < 0 and len(out) > 0
+    write = k == LIST
     if write:
         to_list(own, out)
     m = held & ~own
@@ -114,13 +111,13 @@ def _moves(s, out, k):
 
 @njit(cache=True)
 def legal_actions(s, out):
-    return _moves(s, out, -1)
+    return _moves(s, out, LIST)
 
 
 @njit(cache=True)
 def random_legal(s, rng):
-    no_list = np.empty(0, np.int64)  # count, then pick: no list is built
-    return _moves(s, no_list, below(rng, _moves(s, no_list, -1)))
+    # count, then pick: no list is built (``s`` only fills the unused ``out`` argument)
+    return _moves(s, s, below(rng, _moves(s, s, COUNT)))
 
 
 @njit(cache=True)
@@ -138,18 +135,26 @@ def playable_mask(s, team):
 
 @njit(cache=True)
 def apply_action(s, a):
+    # one exit and no run-time division: Numba can then drop the reference counting of ``s``
     s[H_MOVES] += 1
     cur = s[H_CUR]
+    vis = all_seats(s)
     if cur == CHANCE:
         vis = deal_card(s, a)
         if not dealing(s):
             s[H_CUR] = 0
-        return vis
+    else:
+        _move(s, cur, a)
+    return vis
+
+
+@njit(cache=True, inline="always")
+def _move(s, cur, a):
     n = s[H_PLAYERS]
-    team = _team(s, cur)
+    team = team_of(s, cur)
     if a == PASS:
         if s[HAND + cur] != 0:
-            prove_absent_mask(s, cur, playable_mask(s, team))
+            prove_absent_mask(s, cur, playable_mask(s, team) & unplaced_cards(s))
         s[F_PASSES] += 1
     else:
         s[F_PASSES] = 0
@@ -160,8 +165,7 @@ def apply_action(s, a):
     anyone_holds = False
     for q in range(n):
         anyone_holds |= s[HAND + q] != 0
-    s[H_CUR] = (cur + 1) % n if anyone_holds and s[F_PASSES] < n else TERMINAL
-    return all_seats(s)
+    s[H_CUR] = next_seat(s, cur) if anyone_holds and s[F_PASSES] < n else TERMINAL
 
 
 @njit(cache=True)
@@ -201,7 +205,7 @@ def returns(s, out):
     scores(s, team)
     sign = np.sign(team[0] - team[1])
     for seat in range(s[H_PLAYERS]):
-        out[seat] = sign if _team(s, seat) == 0 else -sign
+        out[seat] = sign if team_of(s, seat) == 0 else -sign
 
 
 @njit(cache=True)

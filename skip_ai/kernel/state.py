@@ -250,9 +250,9 @@ def sample_hand(s, seat, rng):
 @njit(cache=True, inline="always")
 def next_seat_with_cards(s, seat):
     """First seat clockwise after ``seat`` holding cards, or -1 when all hands are empty."""
-    n = s[H_PLAYERS]
-    for k in range(1, n + 1):
-        q = (seat + k) % n
+    q = seat
+    for _ in range(s[H_PLAYERS]):
+        q = next_seat(s, q)
         if s[HAND + q] != 0:
             return q
     return -1
@@ -271,6 +271,15 @@ def hidden_from(s, c, p):
 def prove_absent(s, seat, c):
     """Public events proved that ``seat`` does not hold ``c`` (the resampler respects it)."""
     s[NOT_HOLD + seat] |= bit(c)
+
+
+@njit(cache=True, inline="always")
+def unplaced_cards(s):
+    """Every card still in a hand or undealt: the only ones a player can be proved to lack."""
+    m = s[DECK]
+    for seat in range(s[H_PLAYERS]):
+        m |= s[HAND + seat]
+    return m
 
 
 @njit(cache=True, inline="always")
