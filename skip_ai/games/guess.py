@@ -146,9 +146,14 @@ def _row_masks(s):
     """For each row 0..2, the mask of every card of the whole deck that may go into it now
     (0 for a filled row or a row beyond k): rules 3–5."""
     base = GS_GRID + MAX_ROWS * s[GS_COL]
-    first = s[GS_COL] == 0
-    # the cells as scalars: helpers that take the state array cost a reference count each
-    c0, c1, c2 = s[base], s[base + 1], s[base + 2]
+    return _column_masks(s[base], s[base + 1], s[base + 2], s[GS_COL] == 0, s[GS_ORIENT],
+                         s[GS_FILLED], s[H_PLAYERS] // 2)
+
+
+@njit(cache=True, inline="always")
+def _column_masks(c0, c1, c2, first, d, filled, k):
+    """``_row_masks`` of the column ``c0, c1, c2`` (top to bottom, -1 empty) of ``k`` rows, the
+    stream's first or not, with orientation ``d`` and ``filled`` cells."""
     # the bottom-most plain card (any of them gives the suit), -1 if none
     plain = c2 if 0 <= c2 < 52 else (c1 if 0 <= c1 < 52 else (c0 if 0 <= c0 < 52 else -1))
     highest = max(c0, c1, c2)
@@ -168,11 +173,10 @@ def _row_masks(s):
     # the order: fixed by the first column for later columns; inside the first column only
     # its last card is checked, in the direction its other cards already show (k = 3: the
     # first column holds no joker, so two filled cells are the top-most and bottom-most)
-    d = s[GS_ORIENT]
-    if first and s[GS_FILLED] >= 2:
+    if first and filled >= 2:
         top = c0 if c0 >= 0 else c1
         d = 1 if top > plain else -1
-    m2 = _row_mask(c0, c1, c2, 2, d, allowed) if s[H_PLAYERS] == 6 else np.int64(0)
+    m2 = _row_mask(c0, c1, c2, 2, d, allowed) if k == 3 else np.int64(0)
     return _row_mask(c0, c1, c2, 0, d, allowed), _row_mask(c0, c1, c2, 1, d, allowed), m2
 
 
