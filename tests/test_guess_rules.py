@@ -266,7 +266,7 @@ def test_jokers_never_in_a_first_column_and_a_column_begun_with_a_joker():
     assert stream_lines(state)[3:5] == ["    top       Ts   RJ", "    bottom    7s   Ah"]
 
 
-def test_a_joker_joins_any_cell_of_a_column_of_its_colour_and_proves_nothing_else():
+def test_a_joker_joins_a_column_of_its_colour_only_exempt_from_the_order():
     state = start("skip_guess(jokers=true)", J1)
     play(state, ["Ts top", "7s bottom", "RJ top", "Ah bottom", "6s top"])
     # below the 6 only the 3 of spades, or the black joker (exempt from the order)
@@ -399,8 +399,11 @@ def test_a_pass_on_the_empty_table_gives_nothing_and_the_other_captain_starts():
 
 # --- rule 7: the end and the outcome --------------------------------------------------------
 
-HIGH_LOW = {0: "8s 9s Ts Js Qs Ks As 9d Td Jd Qd Kd Ad", 1: "2c 3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kc Ac",
-            2: "2s 3s 4s 5s 6s 7s 2d 3d 4d 5d 6d 7d 8d", 3: "2h 3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh Ah"}
+# seat 1 holds only clubs and seat 3 only hearts: every card is a stream of its own
+HIGH_LOW = {0: "8s 9s Ts Js Qs Ks As 9d Td Jd Qd Kd Ad",
+            1: "2c 3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kc Ac",
+            2: "2s 3s 4s 5s 6s 7s 2d 3d 4d 5d 6d 7d 8d",
+            3: "2h 3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh Ah"}
 
 
 def play_high_low(tiebreak: str) -> pyspiel.State:
