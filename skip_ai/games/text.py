@@ -66,8 +66,12 @@ def table_line(s, label: str, content: str) -> str:
     return line
 
 
-def taken_line(s, team_names: tuple[str, str]) -> str:
-    from skip_ai.kernel.tricks import TK_TAKEN
+def taken_line(s, team_names: tuple[str, str], values: bool = False) -> str:
+    """Cards taken per team; with ``values`` also their total value (a tiebreak)."""
+    from skip_ai.kernel.tricks import TK_TAKEN, TK_VALUE
 
-    return (f"  taken: {team_names[0]} {int(s[TK_TAKEN])} cards, "
-            f"{team_names[1]} {int(s[TK_TAKEN + 1])} cards")
+    def team(t: int) -> str:
+        worth = f" (value {int(s[TK_VALUE + t])})" if values else ""
+        return f"{team_names[t]} {int(s[TK_TAKEN + t])} cards{worth}"
+
+    return f"  taken: {team(0)}, {team(1)}"
