@@ -82,14 +82,18 @@ def test_rule_3_and_5_a_stack_counts_as_its_top_card():
 
 
 def test_rule_5_scoring_function():
+    def tops(text):
+        return np.int64(sum(1 << c for c in cards.cards_from_str(text)))
+
     out = np.zeros(2)
-    c = cards.cards_from_str
-    harvest_scores(np.array(c("7h Qh Qd 3d Kh")), np.array(c("7s Qs 2c 5c")), out)
+    harvest_scores(tops("7h Qh Qd 3d Kh"), tops("7s Qs 2c 5c"), out)
     assert out.tolist() == [28.0, 7.0]
-    harvest_scores(np.array(c("Ah Ad")), np.array(c("As Ac")), out)
+    harvest_scores(tops("Ah Ad"), tops("As Ac"), out)
     assert out.tolist() == [0.0, 0.0]
-    harvest_scores(np.array(c("9h 9d 9h")), np.array(c("9s")), out)
-    assert out.tolist() == [18.0, 0.0]
+    harvest_scores(tops("9h 9d"), tops("9s"), out)
+    assert out.tolist() == [9.0, 0.0]
+    harvest_scores(tops("2h 3d"), tops(""), out)
+    assert out.tolist() == [5.0, 0.0]
 
 
 def test_rule_4_the_game_ends_when_every_player_in_turn_passed():

@@ -24,9 +24,9 @@ from numba import njit
 from skip_ai import cards
 from skip_ai.games import text
 from skip_ai.games.spec import GameSpec, Param
-from skip_ai.kernel.bits import kth, lowest, popcount, to_list
-from skip_ai.kernel.fields import (F_BELOW, F_PASSES, F_PILES, F_TOP, FIELDS_END, OBS_FIELDS,
-                                   add_to_pile, init_fields, lay_pile, piles_for)
+from skip_ai.kernel.bits import bit, kth, lowest, popcount, to_list
+from skip_ai.kernel.fields import (F_BELOW, F_BY_SUIT, F_PASSES, F_PILES, F_TOP, FIELDS_END, OBS_FIELDS,
+                                   add_to_pile, init_fields, lay_pile)
 from skip_ai.kernel.fields import write_observation as write_field_observation
 from skip_ai.kernel.resample import resample_hidden as resample  # noqa: F401  (kernel API)
 from skip_ai.kernel.rng import below
@@ -47,6 +47,7 @@ OBS_SIZE = OBS_COMMON + OBS_FIELDS + 1
 RED_MASK = ((np.int64(1) << 26) - 1) << 26
 BLACK_MASK = (np.int64(1) << 26) - 1
 SUIT_CARDS = (np.int64(1) << 13) - 1
+EVERY_SUIT = np.int64(1) | np.int64(1) << 13 | np.int64(1) << 26 | np.int64(1) << 39
 
 
 @njit(cache=True)
@@ -73,6 +74,12 @@ def _colour_mask(team):
 
 
 @njit(cache=True, inline="always")
+def _covers_for(s, c, field):
+    """The stacks of ``field`` that card ``c`` may COVER: every one of its suit."""
+    return s[F_BY_SUIT + c // 13] & s[F_PILES + field]
+
+
+@njit(cache=True)
 def _moves(s, out, k):
     """The legal actions, ascending: ``k == LIST`` writes them into ``out`` and returns their
     number, ``k == COUNT`` only counts them, ``k >= 0`` returns the k-th (see
@@ -81,32 +88,38 @@ def _moves(s, out, k):
     team = team_of(s, cur)
     held = s[HAND + cur]
     own = held & _colour_mask(team)
+    theirs = held & ~own
     n = popcount(own)  # LAY: every card of the own colour
     if 0 <= k < n:
         return kth(own, k)
-    write = k == LIST
-    if write:
+    if k == LIST:
         to_list(own, out)
-    m = held & ~own
-    while m:  # COVER: a card on any opponent stack of its suit
+    for suit in range(4):  # COVER: every card of a suit on every opponent stack of that suit
+        n += popcount(theirs & (SUIT_CARDS << (13 * suit))) * popcount(
+            s[F_BY_SUIT + suit] & s[F_PILES + 1 - team])
+    if n == 0:  # PASS only when nothing else is possible
+        if k == LIST:
+            out[0] = PASS
+        return PASS if k >= 0 else 1
+    if k == COUNT:
+        return n
+    i = popcount(own)
+    m = theirs
+    while m:
         c = lowest(m)
         m &= m - 1
-        stacks = piles_for(s, c, 1 - team)
-        while stacks:
-            b = lowest(stacks)
-            stacks &= stacks - 1
-            if n == k:
-                return COVER0 + 54 * c + b
-            if write:
-                out[n] = COVER0 + 54 * c + b
-            n += 1
-    if n == 0:
-        if k == 0:
-            return PASS
-        if write:
-            out[0] = PASS
-        n = 1
-    return n
+        stacks = _covers_for(s, c, 1 - team)
+        if k >= 0:
+            count = popcount(stacks)
+            if k - i < count:
+                return COVER0 + 54 * c + kth(stacks, k - i)
+            i += count
+        else:
+            while stacks:
+                out[i] = COVER0 + 54 * c + lowest(stacks)
+                stacks &= stacks - 1
+                i += 1
+    return i
 
 
 @njit(cache=True)
@@ -170,40 +183,39 @@ def _move(s, cur, a):
 
 @njit(cache=True)
 def harvest_scores(tops_red, tops_black, out):
-    """The scoring rule on two lists of top cards: for each rank remove as many red-black
-    pairs as possible, then each side scores the value of its remaining tops."""
-    count = np.zeros((2, 15), np.int64)
-    for c in tops_red:
-        count[0, c % 13 + 2] += 1
-    for c in tops_black:
-        count[1, c % 13 + 2] += 1
+    """The scoring rule on the masks of the two fields' top cards: for each rank remove as
+    many red-black pairs as possible, then each side scores the value of its remaining
+    tops."""
     out[0] = 0.0
     out[1] = 0.0
     for rank in range(2, 15):
-        paired = min(count[0, rank], count[1, rank])
-        out[0] += (count[0, rank] - paired) * rank
-        out[1] += (count[1, rank] - paired) * rank
+        of_rank = EVERY_SUIT << (rank - 2)
+        red, black = popcount(tops_red & of_rank), popcount(tops_black & of_rank)
+        paired = min(red, black)
+        out[0] += (red - paired) * rank
+        out[1] += (black - paired) * rank
+
+
+@njit(cache=True, inline="always")
+def _tops(s, team):
+    """Mask of the top cards of ``team``'s stacks."""
+    tops = np.int64(0)
+    stacks = s[F_PILES + team]
+    while stacks:
+        tops |= bit(s[F_TOP + lowest(stacks)])
+        stacks &= stacks - 1
+    return tops
 
 
 @njit(cache=True)
 def scores(s, out):
-    tops = np.empty((2, 54), np.int64)
-    sizes = np.zeros(2, np.int64)
-    for team in range(2):
-        stacks = s[F_PILES + team]
-        while stacks:
-            b = lowest(stacks)
-            stacks &= stacks - 1
-            tops[team, sizes[team]] = s[F_TOP + b]
-            sizes[team] += 1
-    harvest_scores(tops[0, :sizes[0]], tops[1, :sizes[1]], out)
+    harvest_scores(_tops(s, 0), _tops(s, 1), out)
 
 
 @njit(cache=True)
 def returns(s, out):
-    team = np.zeros(2)
-    scores(s, team)
-    sign = np.sign(team[0] - team[1])
+    scores(s, out)  # the team scores go into the first two slots, then become returns
+    sign = np.sign(out[0] - out[1])
     for seat in range(s[H_PLAYERS]):
         out[seat] = sign if team_of(s, seat) == 0 else -sign
 
