@@ -207,6 +207,15 @@ def give(s, c, seat):
 
 
 @njit(cache=True, inline="always")
+def move_to_hand(s, c, seat, known):
+    """Card ``c`` goes from its holder's hand into ``seat``'s (e.g. a blind draw from another
+    hand); ``known`` is the new bitmask of the seats besides ``seat`` that know it is there."""
+    s[HAND + s[LOC + c]] &= ~bit(c)
+    give(s, c, seat)
+    s[KNOWN + c] = known
+
+
+@njit(cache=True, inline="always")
 def play_public(s, c, place):
     """Card ``c`` leaves its holder's hand face up to the public place ``place``."""
     holder = s[LOC + c]
@@ -241,12 +250,14 @@ def sample_hand(s, seat, rng):
 @njit(cache=True, inline="always")
 def next_seat_with_cards(s, seat):
     """First seat clockwise after ``seat`` holding cards, or -1 when all hands are empty."""
-    n = s[H_PLAYERS]
-    for k in range(1, n + 1):
-        q = (seat + k) % n
+    holders = np.int64(0)
+    for q in range(MAX_SEATS):
         if s[HAND + q] != 0:
-            return q
-    return -1
+            holders |= np.int64(1) << q
+    after = holders >> (seat + 1)
+    if after != 0:
+        return seat + 1 + lowest(after)
+    return lowest(holders) if holders != 0 else -1
 
 
 @njit(cache=True, inline="always")
