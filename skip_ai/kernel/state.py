@@ -250,14 +250,12 @@ def sample_hand(s, seat, rng):
 @njit(cache=True, inline="always")
 def next_seat_with_cards(s, seat):
     """First seat clockwise after ``seat`` holding cards, or -1 when all hands are empty."""
-    holders = np.int64(0)
-    for q in range(MAX_SEATS):
+    n = s[H_PLAYERS]
+    for k in range(1, n + 1):
+        q = (seat + k) % n
         if s[HAND + q] != 0:
-            holders |= np.int64(1) << q
-    after = holders >> (seat + 1)
-    if after != 0:
-        return seat + 1 + lowest(after)
-    return lowest(holders) if holders != 0 else -1
+            return q
+    return -1
 
 
 @njit(cache=True, inline="always")
