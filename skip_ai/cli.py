@@ -13,13 +13,13 @@ import pyspiel
 def _games(args: argparse.Namespace) -> int:
     from skip_ai.pyspiel_wrapper import REGISTRY
 
-    for spec in REGISTRY.values():
-        print(f"{spec.short_name:24s} {spec.long_name} «{spec.original_name}» "
+    for spec in sorted(REGISTRY.values(), key=lambda s: int(s.rules_section.strip("§"))):
+        print(f"{spec.short_name:22s} {spec.long_name} «{spec.original_name}» "
               f"(RULES {spec.rules_section})")
         for p in spec.params:
+            default = _fmt(p.default) + (f", {p.auto_doc}" if p.auto_doc else "")
             choices = ", ".join(_fmt(c) for c in p.choices)
-            default = _fmt(p.default) + (f" ({p.auto_doc})" if p.auto_doc else "")
-            print(f"    {p.name:16s} default {default:8s} one of {choices}"
+            print(f"    {p.name:15s} default {default}  (one of {choices})"
                   + (f" — {p.doc}" if p.doc else ""))
     return 0
 

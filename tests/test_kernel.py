@@ -20,6 +20,13 @@ def test_generator_is_deterministic_and_uniform_enough():
     assert 0 <= min(u) and max(u) < 1
 
 
+def test_below_split_is_below_of_the_product_split():
+    for n, m in [(1, 1), (13, 47), (9, 1), (1, 30), (54, 625)]:
+        a, b = krng.make_rng(n * 1000 + m), krng.make_rng(n * 1000 + m)
+        for _ in range(2000):
+            assert krng.below_split(a, n, m) == divmod(krng.below(b, n * m), m)
+
+
 def test_derived_seeds_do_not_depend_on_the_split():
     base = np.uint64(krng.base_seed(42))
     whole = krng.derive_range(base, 100)

@@ -43,6 +43,17 @@ def below(rng, n):
 
 
 @njit(cache=True, inline="always")
+def below_split(rng, n, m):
+    """``(k // m, k % m)`` for ``k = below(rng, n * m)`` (the same draw), without dividing:
+    e.g. a card and a cell at once from an action list ordered card by card. With x the top 32
+    random bits, k // m = ⌊⌊x·n·m / 2³²⌋ / m⌋ = ⌊x·n / 2³²⌋. Needs 1 ≤ n·m < 2**32."""
+    x = next_u64(rng) >> np.uint64(32)
+    k = np.int64((x * np.uint64(n * m)) >> np.uint64(32))
+    i = np.int64((x * np.uint64(n)) >> np.uint64(32))
+    return i, k - i * m
+
+
+@njit(cache=True, inline="always")
 def uniform(rng):
     """A uniform float in [0, 1) with 53 random bits."""
     return np.float64(next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)

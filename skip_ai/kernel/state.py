@@ -216,6 +216,15 @@ def give(s, c, seat):
 
 
 @njit(cache=True, inline="always")
+def move_to_hand(s, c, seat, known):
+    """Card ``c`` goes from its holder's hand into ``seat``'s (e.g. a blind draw from another
+    hand); ``known`` is the new bitmask of the seats besides ``seat`` that know it is there."""
+    s[HAND + s[LOC + c]] &= ~bit(c)
+    give(s, c, seat)
+    s[KNOWN + c] = known
+
+
+@njit(cache=True, inline="always")
 def play_public(s, c, place):
     """Card ``c`` leaves its holder's hand face up to the public place ``place``."""
     holder = s[LOC + c]
