@@ -13,7 +13,7 @@ from typing import Mapping, Sequence
 import pyspiel
 
 from skip_ai import cards
-from skip_ai.kernel.state import DEAL_PLAN, H_DEALT, H_DEAL_LEN, LOC_UNSEEN
+from skip_ai.kernel.state import DEAL_PLAN, H_DEAL_LEN, H_DEALT, LOC_UNSEEN
 
 UNSEEN = "unseen"
 """Key of :func:`deal`'s ``hands`` for cards dealt face down out of play (``remove4``)."""

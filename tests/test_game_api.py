@@ -67,7 +67,8 @@ def test_illegal_actions_raise_and_leave_the_state_unchanged(variant):
     states, final = random_states(game, seed=5)
     for state in [game.new_initial_state(), *states, final]:
         legal = set(state.legal_actions())
-        bad = [a for a in range(game.num_distinct_actions() + 2) if a not in legal][:3] + [-2, 10**6]
+        bad = [a for a in range(game.num_distinct_actions() + 2) if a not in legal][:3]
+        bad += [-2, 10**6]
         for a in bad:
             before = state.clone()
             with pytest.raises(IllegalActionError):

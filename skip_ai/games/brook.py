@@ -23,15 +23,41 @@ from numba import njit
 
 from skip_ai import cards
 from skip_ai.games import text
-from skip_ai.games.spec import GameSpec, Param
+from skip_ai.games.spec import DECK_36_FOR_1V1, PLAYERS_2_4_6, REMOVE4, GameSpec
 from skip_ai.kernel.bits import list_segments, sample_segments
 from skip_ai.kernel.resample import resample_hidden as resample  # noqa: F401  (kernel API)
-from skip_ai.kernel.state import (CHANCE, EXTRAS_3V3, HAND, H_CUR, H_MOVES, NUM_CARDS,
-                                  OBS_COMMON, all_seats, deal_card, dealing, new_state, next_seat,
-                                  param, sample_undealt, setup_deal, standard_deck, undealt_cards,
-                                  write_common_observation)
-from skip_ai.kernel.tricks import (OBS_TRICKS, TK_LAST_CARD, TK_TABLE, TRICK_END, init_tricks,
-                                   pass_turn, put_on_table, returns_by_taken, taken_scores)
+from skip_ai.kernel.state import (
+    CHANCE,
+    EXTRAS_3V3,
+    H_CUR,
+    H_MOVES,
+    HAND,
+    NUM_CARDS,
+    OBS_COMMON,
+    all_seats,
+    deal_step,
+    new_state,
+    next_seat,
+    param,
+    setup_deal,
+    standard_deck,
+    write_common_observation,
+)
+
+# the deal is the game's only chance event
+from skip_ai.kernel.state import sample_undealt as sample_chance  # noqa: F401  (kernel API)
+from skip_ai.kernel.state import undealt_cards as chance_outcomes  # noqa: F401  (kernel API)
+from skip_ai.kernel.tricks import (
+    OBS_TRICKS,
+    TK_LAST_CARD,
+    TK_TABLE,
+    TRICK_END,
+    init_tricks,
+    pass_turn,
+    put_on_table,
+    returns_by_taken,
+    taken_scores,
+)
 from skip_ai.kernel.tricks import write_observation as write_trick_observation
 from skip_ai.pyspiel_wrapper import register
 
@@ -52,16 +78,6 @@ def init(params):
     setup_deal(s, params[P_PLAYERS], standard_deck(params[P_DECK], False), unseen, EXTRAS_3V3)
     init_tricks(s)
     return s
-
-
-@njit(cache=True)
-def chance_outcomes(s, out):
-    return undealt_cards(s, out)
-
-
-@njit(cache=True)
-def sample_chance(s, rng):
-    return sample_undealt(s, rng)
 
 
 @njit(cache=True, inline="always")
@@ -105,9 +121,7 @@ def apply_action(s, a):
     s[H_MOVES] += 1
     cur = s[H_CUR]
     if cur == CHANCE:
-        vis = deal_card(s, a)
-        if not dealing(s):
-            s[H_CUR] = 0
+        vis = deal_step(s, a)
         return vis
     if a == PASS:
         if pass_turn(s, cur):
@@ -151,22 +165,17 @@ def _table_lines(s) -> list[str]:
             text.taken_line(s, TEAM_NAMES)]
 
 
-def render(s) -> str:
-    title = (f"Brook, {text.players(s)} players, {int(param(s, P_DECK))} cards"
-             + (", 4 removed unseen" if param(s, P_REMOVE4) else ""))
-    return "\n".join([text.move_line(s, title, TEAM_NAMES), *text.hands_lines(s, TEAM_NAMES),
-                      *_table_lines(s)])
 
 
-def render_observation(s, p: int) -> str:
-    return "\n".join([f"{text.seat_name(s, p, TEAM_NAMES)}, {text.status(s, TEAM_NAMES)}",
-                      f"  hand: {text.hand_text(s, p)}",
-                      f"  hand sizes: {text.sizes_text(s)}",
-                      *_table_lines(s)])
 
 
 def _cards_in_play(p: dict) -> int:
     return p["deck"] - (REMOVED if p["remove4"] else 0)
+
+
+def _title(s) -> str:
+    return (f"Brook, {text.players(s)} players, {int(param(s, P_DECK))} cards"
+             + (", 4 removed unseen" if param(s, P_REMOVE4) else ""))
 
 
 SPEC = GameSpec(
@@ -175,12 +184,9 @@ SPEC = GameSpec(
     original_name="Ручеек",
     rules_section="§8",
     kernel=sys.modules[__name__],
-    params=(Param("players", 4, (2, 4, 6), "2 (1v1), 4 (2v2) or 6 (3v3)"),
-            Param("deck", 52, (36, 52), "36 or 52 cards",
-                  auto=lambda p: 36 if p["players"] == 2 else 52,
-                  auto_doc="36 when players=2"),
-            Param("remove4", False, (False, True), "4 cards removed unseen before the deal",
-                  auto=lambda p: p["players"] == 2, auto_doc="true when players=2")),
+    params=(PLAYERS_2_4_6,
+            DECK_36_FOR_1V1,
+            REMOVE4),
     num_players=lambda p: p["players"],
     num_distinct_actions=lambda p: 55,
     max_chance_outcomes=lambda p: 54,
@@ -188,8 +194,8 @@ SPEC = GameSpec(
     max_game_length=lambda p: _cards_in_play(p) * p["players"],
     observation_size=lambda p: OBS_SIZE,
     action_to_string=action_to_string,
-    render=render,
-    render_observation=render_observation,
+    title=_title,
+    table_lines=_table_lines,
     team_names=TEAM_NAMES,
 )
 register(SPEC)

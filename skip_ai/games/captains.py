@@ -38,20 +38,59 @@ from numba import njit
 
 from skip_ai import cards
 from skip_ai.games import text
-from skip_ai.games.spec import GameSpec, Param
+from skip_ai.games.spec import DECK_36_52, PLAYERS_4_6, GameSpec, Param
 from skip_ai.kernel.bits import bit, kth, lowest, popcount, to_list
-from skip_ai.kernel.fields import (F_FLAGS, F_PASSES, F_PILES, F_SIZE, F_SUIT, F_SUM, F_TOP,
-                                   F_BELOW, FIELDS_END, OBS_FIELDS, add_to_pile, colour_of, piles_for,
-                                   discard, field_count, field_sum, init_fields, lay_pile,
-                                   remove_pile, value)
+from skip_ai.kernel.fields import (
+    F_BELOW,
+    F_FLAGS,
+    F_PASSES,
+    F_PILES,
+    F_SIZE,
+    F_SUIT,
+    F_SUM,
+    F_TOP,
+    FIELDS_END,
+    OBS_FIELDS,
+    add_to_pile,
+    colour_of,
+    discard,
+    field_count,
+    field_sum,
+    init_fields,
+    lay_pile,
+    piles_for,
+    remove_pile,
+    value,
+)
 from skip_ai.kernel.fields import write_observation as write_field_observation
 from skip_ai.kernel.resample import resample_hidden as resample  # noqa: F401  (kernel API)
 from skip_ai.kernel.rng import below
-from skip_ai.kernel.state import (CHANCE, EXTRAS_3V3, HAND, H_CUR, H_MOVES, H_PLAYERS,
-                                  NUM_CARDS, OBS_COMMON, TERMINAL, all_seats, deal_card,
-                                  dealing, new_state, param, prove_absent_mask, sample_undealt,
-                                  setup_deal, standard_deck, team_of, next_seat, unplaced_cards, undealt_cards,
-                                  write_common_observation)
+from skip_ai.kernel.state import (
+    CHANCE,
+    EXTRAS_3V3,
+    H_CUR,
+    H_MOVES,
+    H_PLAYERS,
+    HAND,
+    NUM_CARDS,
+    OBS_COMMON,
+    TERMINAL,
+    all_seats,
+    deal_step,
+    new_state,
+    next_seat,
+    param,
+    prove_absent_mask,
+    setup_deal,
+    standard_deck,
+    team_of,
+    unplaced_cards,
+    write_common_observation,
+)
+
+# the deal is the game's only chance event
+from skip_ai.kernel.state import sample_undealt as sample_chance  # noqa: F401  (kernel API)
+from skip_ai.kernel.state import undealt_cards as chance_outcomes  # noqa: F401  (kernel API)
 from skip_ai.pyspiel_wrapper import register
 
 P_PLAYERS, P_DECK, P_JOKERS, P_LITTLE = 0, 1, 2, 3
@@ -82,16 +121,6 @@ def init(params):
     setup_deal(s, players, deck, 0, extras)
     init_fields(s)
     return s
-
-
-@njit(cache=True)
-def chance_outcomes(s, out):
-    return undealt_cards(s, out)
-
-
-@njit(cache=True)
-def sample_chance(s, rng):
-    return sample_undealt(s, rng)
 
 
 @njit(cache=True, inline="always")
@@ -304,9 +333,7 @@ def apply_action(s, a):
     cur = s[H_CUR]
     vis = all_seats(s)
     if cur == CHANCE:
-        vis = deal_card(s, a)
-        if not dealing(s):
-            s[H_CUR] = 0
+        vis = deal_step(s, a)
     else:
         _move(s, cur, a)
     return vis
@@ -428,15 +455,8 @@ def _title(s) -> str:
     return f"{name}, {text.players(s)} players, {deck} cards"
 
 
-def render(s) -> str:
-    return "\n".join([text.move_line(s, _title(s), TEAM_NAMES),
-                      *text.hands_lines(s, TEAM_NAMES), *_field_lines(s)])
 
 
-def render_observation(s, p: int) -> str:
-    return "\n".join([f"{text.seat_name(s, p, TEAM_NAMES)}, {text.status(s, TEAM_NAMES)}",
-                      f"  hand: {text.hand_text(s, p)}",
-                      f"  hand sizes: {text.sizes_text(s)}", *_field_lines(s)])
 
 
 def _max_length(p: dict) -> int:
@@ -453,23 +473,23 @@ _COMMON = dict(
     max_game_length=_max_length,
     observation_size=lambda p: OBS_SIZE,
     action_to_string=action_to_string,
-    render=render,
-    render_observation=render_observation,
+    title=_title,
+    table_lines=_field_lines,
     team_names=TEAM_NAMES,
 )
-_PLAYERS = Param("players", 4, (4, 6), "4 (2v2) or 6 (3v3)")
-_DECK = Param("deck", 52, (36, 52), "36 or 52 cards")
+
+
 
 TWO_CAPTAINS = GameSpec(
     short_name="skip_two_captains", long_name="Two Captains", original_name="Два Капитана",
-    rules_section="§3", params=(_PLAYERS, _DECK),
+    rules_section="§3", params=(PLAYERS_4_6, DECK_36_52),
     num_distinct_actions=lambda p: 5887,
     kernel_params=lambda p: [p["players"], p["deck"], 0, 0],
     **_COMMON)
 LITTLE_COUNTRY = GameSpec(
     short_name="skip_little_country", long_name="Little Country",
     original_name="Маленькая Страна", rules_section="§4",
-    params=(_PLAYERS, _DECK, Param("jokers", False, (False, True),
+    params=(PLAYERS_4_6, DECK_36_52, Param("jokers", False, (False, True),
                                    "both jokers join the deck (54 or 38 cards)")),
     num_distinct_actions=lambda p: 5941,
     kernel_params=lambda p: [p["players"], p["deck"], int(p["jokers"]), 1],

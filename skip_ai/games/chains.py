@@ -56,16 +56,39 @@ from numba import njit
 
 from skip_ai import cards
 from skip_ai.games import text
-from skip_ai.games.spec import GameSpec, Param
+from skip_ai.games.spec import DECK_36_52, PLAYERS_4_6, GameSpec
 from skip_ai.kernel.bits import bit, kth, lowest, popcount, to_list
 from skip_ai.kernel.resample import hidden_slots, relabel, sample_assignment
 from skip_ai.kernel.rng import below, below_split
-from skip_ai.kernel.state import (CHANCE, DECK, GAME, HAND, H_CUR, H_DEALT, H_MOVES,
-                                  H_PLAYERS, KNOWN, LOC, LOC_TABLE, NUM_CARDS, OBS_COMMON,
-                                  TERMINAL, all_seats, deal_card, dealing, init_common,
-                                  move_to_hand, new_state, next_seat_with_cards, param,
-                                  plan_round_robin, play_public, standard_deck, team_of,
-                                  write_common_observation)
+from skip_ai.kernel.state import (
+    CHANCE,
+    DECK,
+    GAME,
+    H_CUR,
+    H_DEALT,
+    H_MOVES,
+    H_PLAYERS,
+    HAND,
+    KNOWN,
+    LOC,
+    LOC_TABLE,
+    NUM_CARDS,
+    OBS_COMMON,
+    TERMINAL,
+    all_seats,
+    deal_card,
+    dealing,
+    init_common,
+    move_to_hand,
+    new_state,
+    next_seat_with_cards,
+    param,
+    plan_round_robin,
+    play_public,
+    standard_deck,
+    team_of,
+    write_common_observation,
+)
 from skip_ai.pyspiel_wrapper import register
 
 P_PLAYERS, P_DECK = 0, 1
@@ -536,21 +559,17 @@ def _title(s) -> str:
     return f"Chains, {text.players(s)} players, {4 * n} cards, table 4 × {n}"
 
 
-def render(s) -> str:
-    return "\n".join([text.move_line(s, _title(s), TEAM_NAMES),
-                      *text.hands_lines(s, TEAM_NAMES), *_table_lines(s), *_chain_lines(s)])
 
 
-def render_observation(s, p: int) -> str:
-    return "\n".join([f"{text.seat_name(s, p, TEAM_NAMES)}, {text.status(s, TEAM_NAMES)}",
-                      f"  hand: {text.hand_text(s, p)}", *_known_lines(s, p),
-                      f"  hand sizes: {text.sizes_text(s)}", *_table_lines(s),
-                      *_chain_lines(s)])
 
 
 def _actions(p: dict) -> int:
     w = 2 * (p["deck"] // 4) - 1
     return NUM_CARDS * w * w
+
+
+def _public_lines(s) -> list[str]:
+    return [*_table_lines(s), *_chain_lines(s)]
 
 
 SPEC = GameSpec(
@@ -559,8 +578,7 @@ SPEC = GameSpec(
     original_name="Цепочки",
     rules_section="§11",
     kernel=sys.modules[__name__],
-    params=(Param("players", 4, (4, 6), "4 (2v2) or 6 (3v3)"),
-            Param("deck", 52, (36, 52), "36 or 52 cards")),
+    params=(PLAYERS_4_6, DECK_36_52),
     num_players=lambda p: p["players"],
     num_distinct_actions=_actions,
     max_chance_outcomes=lambda p: 54,
@@ -568,8 +586,9 @@ SPEC = GameSpec(
                                                                              p["deck"]),
     observation_size=lambda p: OBS_SIZE,
     action_to_string=action_to_string,
-    render=render,
-    render_observation=render_observation,
+    title=_title,
+    table_lines=_public_lines,
+    private_lines=_known_lines,
     team_names=TEAM_NAMES,
 )
 register(SPEC)

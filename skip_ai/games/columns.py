@@ -23,14 +23,36 @@ from numba import njit
 
 from skip_ai import cards
 from skip_ai.games import text
-from skip_ai.games.spec import GameSpec, Param
+from skip_ai.games.spec import DECK_36_52, PLAYERS_2_4_6, GameSpec
 from skip_ai.kernel.resample import resample_hidden as resample  # noqa: F401  (kernel API)
-from skip_ai.kernel.state import (CHANCE, EXTRAS_3V3, GAME, H_CUR, H_MOVES, H_PLAYERS,
-                                  LOC_TABLE, NUM_CARDS, OBS_COMMON, TERMINAL, all_seats,
-                                  deal_card, dealing, hand, new_state, next_seat_with_cards,
-                                  param, play_public, sample_hand, sample_undealt, setup_deal,
-                                  standard_deck, team_of, undealt_cards,
-                                  write_common_observation)
+from skip_ai.kernel.state import (
+    CHANCE,
+    EXTRAS_3V3,
+    GAME,
+    H_CUR,
+    H_MOVES,
+    H_PLAYERS,
+    LOC_TABLE,
+    NUM_CARDS,
+    OBS_COMMON,
+    TERMINAL,
+    all_seats,
+    deal_step,
+    hand,
+    new_state,
+    next_seat_with_cards,
+    param,
+    play_public,
+    sample_hand,
+    setup_deal,
+    standard_deck,
+    team_of,
+    write_common_observation,
+)
+
+# the deal is the game's only chance event
+from skip_ai.kernel.state import sample_undealt as sample_chance  # noqa: F401  (kernel API)
+from skip_ai.kernel.state import undealt_cards as chance_outcomes  # noqa: F401  (kernel API)
 from skip_ai.pyspiel_wrapper import register
 
 P_PLAYERS, P_DECK = 0, 1
@@ -53,16 +75,6 @@ def init(params):
 
 
 @njit(cache=True)
-def chance_outcomes(s, out):
-    return undealt_cards(s, out)
-
-
-@njit(cache=True)
-def sample_chance(s, rng):
-    return sample_undealt(s, rng)
-
-
-@njit(cache=True)
 def legal_actions(s, out):
     return hand(s, s[H_CUR], out)
 
@@ -76,9 +88,7 @@ def random_legal(s, rng):
 def apply_action(s, a):
     s[H_MOVES] += 1
     if s[H_CUR] == CHANCE:
-        vis = deal_card(s, a)
-        if not dealing(s):
-            s[H_CUR] = 0
+        vis = deal_step(s, a)
         return vis
     r = a % 13
     s[GRID + 4 * r + s[COL_H + r]] = a
@@ -151,17 +161,16 @@ def _finish_text(s) -> str:
     return f"  finish line: Red {int(team[0])}, Black {int(team[1])}"
 
 
-def render(s) -> str:
-    title = f"Columns, {text.players(s)} players, {int(param(s, P_DECK))} cards"
-    return "\n".join([text.move_line(s, title, TEAM_NAMES), *text.hands_lines(s, TEAM_NAMES),
-                      *_grid_lines(s), _finish_text(s)])
 
 
-def render_observation(s, p: int) -> str:
-    return "\n".join([f"{text.seat_name(s, p, TEAM_NAMES)}, {text.status(s, TEAM_NAMES)}",
-                      f"  hand: {text.hand_text(s, p)}",
-                      f"  hand sizes: {text.sizes_text(s)}",
-                      *_grid_lines(s), _finish_text(s)])
+
+
+def _title(s) -> str:
+    return f"Columns, {text.players(s)} players, {int(param(s, P_DECK))} cards"
+
+
+def _table_lines(s) -> list[str]:
+    return [*_grid_lines(s), _finish_text(s)]
 
 
 SPEC = GameSpec(
@@ -170,16 +179,15 @@ SPEC = GameSpec(
     original_name="Столбики",
     rules_section="§5",
     kernel=sys.modules[__name__],
-    params=(Param("players", 4, (2, 4, 6), "2 (1v1), 4 (2v2) or 6 (3v3)"),
-            Param("deck", 52, (36, 52), "36 or 52 cards")),
+    params=(PLAYERS_2_4_6, DECK_36_52),
     num_players=lambda p: p["players"],
     num_distinct_actions=lambda p: 54,
     max_chance_outcomes=lambda p: 54,
     max_game_length=lambda p: p["deck"],
     observation_size=lambda p: OBS_SIZE,
     action_to_string=action_to_string,
-    render=render,
-    render_observation=render_observation,
+    title=_title,
+    table_lines=_table_lines,
     team_names=TEAM_NAMES,
 )
 register(SPEC)

@@ -44,17 +44,44 @@ from numba import njit
 
 from skip_ai import cards
 from skip_ai.games import text
-from skip_ai.games.spec import GameSpec, Param
+from skip_ai.games.spec import DECK_36_52, GameSpec, Param
 from skip_ai.kernel.bits import list_segments, lowest, sample_segments
 from skip_ai.kernel.resample import resample_hidden as resample  # noqa: F401  (kernel API)
-from skip_ai.kernel.state import (CHANCE, EXTRAS_3V3, HAND, H_CUR, H_MOVES, LOC, LOC_OUT,
-                                  NUM_CARDS, OBS_COMMON, TERMINAL, all_seats, deal_card, dealing,
-                                  new_state, next_seat_with_cards, param, sample_undealt,
-                                  setup_deal, standard_deck, undealt_cards,
-                                  write_common_observation)
-from skip_ai.kernel.tricks import (OBS_TRICKS, TRICK_END, init_tricks, put_on_table,
-                                   returns_by_taken, split_table, take_table, taken_scores,
-                                   team_leader)
+from skip_ai.kernel.state import (
+    CHANCE,
+    EXTRAS_3V3,
+    H_CUR,
+    H_MOVES,
+    HAND,
+    LOC,
+    LOC_OUT,
+    NUM_CARDS,
+    OBS_COMMON,
+    TERMINAL,
+    all_seats,
+    deal_step,
+    new_state,
+    next_seat_with_cards,
+    param,
+    setup_deal,
+    standard_deck,
+    write_common_observation,
+)
+
+# the deal is the game's only chance event
+from skip_ai.kernel.state import sample_undealt as sample_chance  # noqa: F401  (kernel API)
+from skip_ai.kernel.state import undealt_cards as chance_outcomes  # noqa: F401  (kernel API)
+from skip_ai.kernel.tricks import (
+    OBS_TRICKS,
+    TRICK_END,
+    init_tricks,
+    put_on_table,
+    returns_by_taken,
+    split_table,
+    take_table,
+    taken_scores,
+    team_leader,
+)
 from skip_ai.kernel.tricks import write_observation as write_trick_observation
 from skip_ai.pyspiel_wrapper import register
 
@@ -87,16 +114,6 @@ def init(params):
     for c in range(NUM_CARDS):
         s[FO_FROM + c] = -1
     return s
-
-
-@njit(cache=True)
-def chance_outcomes(s, out):
-    return undealt_cards(s, out)
-
-
-@njit(cache=True)
-def sample_chance(s, rng):
-    return sample_undealt(s, rng)
 
 
 @njit(cache=True, inline="always")
@@ -143,9 +160,7 @@ def apply_action(s, a):
     s[H_MOVES] += 1
     cur = s[H_CUR]
     if cur == CHANCE:
-        vis = deal_card(s, a)
-        if not dealing(s):
-            s[H_CUR] = 0
+        vis = deal_step(s, a)
         return vis
     i = s[FO_NLEADS]
     s[FO_LEAD_RANK + i] = a
@@ -254,16 +269,8 @@ def _title(s) -> str:
             f"trick_lead={TRICK_LEADS[int(param(s, P_TRICK_LEAD))]}")
 
 
-def render(s) -> str:
-    return "\n".join([text.move_line(s, _title(s), TEAM_NAMES),
-                      *text.hands_lines(s, TEAM_NAMES), *_table_lines(s)])
 
 
-def render_observation(s, p: int) -> str:
-    return "\n".join([f"{text.seat_name(s, p, TEAM_NAMES)}, {text.status(s, TEAM_NAMES)}",
-                      f"  hand: {text.hand_text(s, p)}",
-                      f"  hand sizes: {text.sizes_text(s)}",
-                      *_table_lines(s)])
 
 
 SPEC = GameSpec(
@@ -272,7 +279,7 @@ SPEC = GameSpec(
     original_name="Четверки",
     rules_section="§7",
     kernel=sys.modules[__name__],
-    params=(Param("deck", 52, (36, 52), "36 or 52 cards"),
+    params=(DECK_36_52,
             Param("lead_order", "clockwise", LEAD_ORDERS,
                   "who leads again after a 2:2: the next player clockwise with cards, or the "
                   "previous leader's partner"),
@@ -285,8 +292,8 @@ SPEC = GameSpec(
     max_game_length=lambda p: p["deck"] + p["deck"] // 4,
     observation_size=lambda p: OBS_SIZE,
     action_to_string=action_to_string,
-    render=render,
-    render_observation=render_observation,
+    title=_title,
+    table_lines=_table_lines,
     team_names=TEAM_NAMES,
     public_record=public_record,
 )

@@ -46,16 +46,43 @@ from numba import njit
 
 from skip_ai import cards
 from skip_ai.games import text
-from skip_ai.games.spec import GameSpec, Param
+from skip_ai.games.spec import DECK_36_52, PLAYERS_4_6, GameSpec, Param
 from skip_ai.kernel.bits import bit, list_segments, sample_segments
 from skip_ai.kernel.resample import resample_hidden as resample  # noqa: F401  (kernel API)
-from skip_ai.kernel.state import (CHANCE, EXTRAS_3V3, HAND, H_CUR, H_MOVES, H_PLAYERS,
-                                  NUM_CARDS, OBS_COMMON, TERMINAL, all_seats, deal_card,
-                                  dealing, new_state, param, prove_absent_mask,
-                                  sample_undealt, setup_deal, standard_deck, team_of,
-                                  undealt_cards, write_common_observation)
-from skip_ai.kernel.tricks import (OBS_TRICKS, TK_TABLE, TRICK_END, init_tricks,
-                                   put_on_table, returns_by_taken, take_table, taken_scores)
+from skip_ai.kernel.state import (
+    CHANCE,
+    EXTRAS_3V3,
+    H_CUR,
+    H_MOVES,
+    H_PLAYERS,
+    HAND,
+    NUM_CARDS,
+    OBS_COMMON,
+    TERMINAL,
+    all_seats,
+    deal_step,
+    new_state,
+    param,
+    prove_absent_mask,
+    setup_deal,
+    standard_deck,
+    team_of,
+    write_common_observation,
+)
+
+# the deal is the game's only chance event
+from skip_ai.kernel.state import sample_undealt as sample_chance  # noqa: F401  (kernel API)
+from skip_ai.kernel.state import undealt_cards as chance_outcomes  # noqa: F401  (kernel API)
+from skip_ai.kernel.tricks import (
+    OBS_TRICKS,
+    TK_TABLE,
+    TRICK_END,
+    init_tricks,
+    put_on_table,
+    returns_by_taken,
+    take_table,
+    taken_scores,
+)
 from skip_ai.kernel.tricks import write_observation as write_trick_observation
 from skip_ai.pyspiel_wrapper import register
 
@@ -118,16 +145,6 @@ def _new_column(s):
     base = GS_GRID + MAX_ROWS * s[GS_COL]
     for r in range(MAX_ROWS):
         s[base + r] = -1
-
-
-@njit(cache=True)
-def chance_outcomes(s, out):
-    return undealt_cards(s, out)
-
-
-@njit(cache=True)
-def sample_chance(s, rng):
-    return sample_undealt(s, rng)
 
 
 @njit(cache=True, inline="always")
@@ -238,9 +255,7 @@ def apply_action(s, a):
     s[H_MOVES] += 1
     cur = s[H_CUR]
     if cur == CHANCE:
-        vis = deal_card(s, a)
-        if not dealing(s):
-            s[H_CUR] = 0
+        vis = deal_step(s, a)
         return vis
     n = s[H_PLAYERS]
     k = n // 2
@@ -355,16 +370,8 @@ def _title(s) -> str:
             + f", tiebreak {TIEBREAKS[int(param(s, P_TIEBREAK))]}")
 
 
-def render(s) -> str:
-    return "\n".join([text.move_line(s, _title(s), TEAM_NAMES),
-                      *text.hands_lines(s, TEAM_NAMES), *_status_lines(s)])
 
 
-def render_observation(s, p: int) -> str:
-    return "\n".join([f"{text.seat_name(s, p, TEAM_NAMES)}, {text.status(s, TEAM_NAMES)}",
-                      f"  hand: {text.hand_text(s, p)}",
-                      f"  hand sizes: {text.sizes_text(s)}",
-                      *_status_lines(s)])
 
 
 def _check(p: dict) -> None:
@@ -382,8 +389,7 @@ SPEC = GameSpec(
     original_name="Угадайка",
     rules_section="§9",
     kernel=sys.modules[__name__],
-    params=(Param("players", 4, (4, 6), "4 (2v2) or 6 (3v3)"),
-            Param("deck", 52, (36, 52), "36 or 52 cards"),
+    params=(PLAYERS_4_6, DECK_36_52,
             Param("jokers", False, (False, True), "both jokers join the deck (4 players only)"),
             Param("tiebreak", "values", TIEBREAKS,
                   "on equal cards taken: compare their values, or call it a draw",
@@ -397,8 +403,8 @@ SPEC = GameSpec(
     max_game_length=lambda p: 4 * _cards_in_play(p) + 1,
     observation_size=lambda p: OBS_SIZE,
     action_to_string=action_to_string,
-    render=render,
-    render_observation=render_observation,
+    title=_title,
+    table_lines=_status_lines,
     team_names=TEAM_NAMES,
     check=_check,
 )

@@ -23,18 +23,48 @@ from numba import njit
 
 from skip_ai import cards
 from skip_ai.games import text
-from skip_ai.games.spec import GameSpec, Param
+from skip_ai.games.spec import DECK_36_FOR_1V1, PLAYERS_2_4_6, GameSpec
 from skip_ai.kernel.bits import bit, kth, lowest, popcount, to_list
-from skip_ai.kernel.fields import (F_BELOW, F_BY_SUIT, F_PASSES, F_PILES, F_TOP, FIELDS_END, OBS_FIELDS,
-                                   add_to_pile, init_fields, lay_pile)
+from skip_ai.kernel.fields import (
+    F_BELOW,
+    F_BY_SUIT,
+    F_PASSES,
+    F_PILES,
+    F_TOP,
+    FIELDS_END,
+    OBS_FIELDS,
+    add_to_pile,
+    init_fields,
+    lay_pile,
+)
 from skip_ai.kernel.fields import write_observation as write_field_observation
 from skip_ai.kernel.resample import resample_hidden as resample  # noqa: F401  (kernel API)
 from skip_ai.kernel.rng import below
-from skip_ai.kernel.state import (CHANCE, EXTRAS_3V3, HAND, H_CUR, H_MOVES, H_PLAYERS,
-                                  OBS_COMMON, TERMINAL, all_seats, deal_card, dealing,
-                                  new_state, param, prove_absent_mask, sample_undealt,
-                                  setup_deal, standard_deck, unplaced_cards, team_of, next_seat, undealt_cards,
-                                  write_common_observation)
+from skip_ai.kernel.state import (
+    CHANCE,
+    EXTRAS_3V3,
+    H_CUR,
+    H_MOVES,
+    H_PLAYERS,
+    HAND,
+    OBS_COMMON,
+    TERMINAL,
+    all_seats,
+    deal_step,
+    new_state,
+    next_seat,
+    param,
+    prove_absent_mask,
+    setup_deal,
+    standard_deck,
+    team_of,
+    unplaced_cards,
+    write_common_observation,
+)
+
+# the deal is the game's only chance event
+from skip_ai.kernel.state import sample_undealt as sample_chance  # noqa: F401  (kernel API)
+from skip_ai.kernel.state import undealt_cards as chance_outcomes  # noqa: F401  (kernel API)
 from skip_ai.pyspiel_wrapper import register
 
 P_PLAYERS, P_DECK = 0, 1
@@ -56,16 +86,6 @@ def init(params):
     setup_deal(s, params[P_PLAYERS], standard_deck(params[P_DECK], False), 0, EXTRAS_3V3)
     init_fields(s)
     return s
-
-
-@njit(cache=True)
-def chance_outcomes(s, out):
-    return undealt_cards(s, out)
-
-
-@njit(cache=True)
-def sample_chance(s, rng):
-    return sample_undealt(s, rng)
 
 
 @njit(cache=True, inline="always")
@@ -153,9 +173,7 @@ def apply_action(s, a):
     cur = s[H_CUR]
     vis = all_seats(s)
     if cur == CHANCE:
-        vis = deal_card(s, a)
-        if not dealing(s):
-            s[H_CUR] = 0
+        vis = deal_step(s, a)
     else:
         _move(s, cur, a)
     return vis
@@ -261,16 +279,12 @@ def _field_lines(s) -> list[str]:
     return lines
 
 
-def render(s) -> str:
-    title = f"Harvest, {text.players(s)} players, {int(param(s, P_DECK))} cards"
-    return "\n".join([text.move_line(s, title, TEAM_NAMES), *text.hands_lines(s, TEAM_NAMES),
-                      *_field_lines(s)])
 
 
-def render_observation(s, p: int) -> str:
-    return "\n".join([f"{text.seat_name(s, p, TEAM_NAMES)}, {text.status(s, TEAM_NAMES)}",
-                      f"  hand: {text.hand_text(s, p)}",
-                      f"  hand sizes: {text.sizes_text(s)}", *_field_lines(s)])
+
+
+def _title(s) -> str:
+    return f"Harvest, {text.players(s)} players, {int(param(s, P_DECK))} cards"
 
 
 SPEC = GameSpec(
@@ -279,10 +293,8 @@ SPEC = GameSpec(
     original_name="Урожай",
     rules_section="§10",
     kernel=sys.modules[__name__],
-    params=(Param("players", 4, (2, 4, 6), "2 (1v1), 4 (2v2) or 6 (3v3)"),
-            Param("deck", 52, (36, 52), "36 or 52 cards",
-                  auto=lambda p: 36 if p["players"] == 2 else 52,
-                  auto_doc="36 when players=2")),
+    params=(PLAYERS_2_4_6,
+            DECK_36_FOR_1V1),
     num_players=lambda p: p["players"],
     num_distinct_actions=lambda p: 2971,
     max_chance_outcomes=lambda p: 54,
@@ -290,8 +302,8 @@ SPEC = GameSpec(
     max_game_length=lambda p: (p["deck"] + 1) * p["players"],
     observation_size=lambda p: OBS_SIZE,
     action_to_string=action_to_string,
-    render=render,
-    render_observation=render_observation,
+    title=_title,
+    table_lines=_field_lines,
     team_names=TEAM_NAMES,
 )
 register(SPEC)

@@ -11,6 +11,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from skip_ai.games import text
 from skip_ai.kernel.state import CHANCE, NUM_PARAMS
 
 ParamValue = int | bool | str
@@ -48,6 +49,18 @@ class Param:
         return int(value)
 
 
+PLAYERS_2_4_6 = Param("players", 4, (2, 4, 6), "2 (1v1), 4 (2v2) or 6 (3v3)")
+PLAYERS_4_6 = Param("players", 4, (4, 6), "4 (2v2) or 6 (3v3)")
+DECK_36_52 = Param("deck", 52, (36, 52), "36 or 52 cards")
+DECK_36_FOR_1V1 = Param("deck", 52, (36, 52), "36 or 52 cards",
+                        auto=lambda p: 36 if p["players"] == 2 else 52,
+                        auto_doc="36 when players=2")
+"""The seeds advise 36 cards for 1-vs-1 (Domino, Brook, Harvest)."""
+REMOVE4 = Param("remove4", False, (False, True), "4 cards removed unseen before the deal",
+                auto=lambda p: p["players"] == 2, auto_doc="true when players=2")
+"""Domino and Brook: four cards nobody sees, by default in 1-vs-1."""
+
+
 def _fmt(v: Any) -> str:
     return str(v).lower() if isinstance(v, bool) else str(v)
 
@@ -72,13 +85,17 @@ class GameSpec:
     max_game_length: Callable[[dict], int]
     observation_size: Callable[[dict], int]
     action_to_string: Callable[[np.ndarray, int, int], str]
-    render: Callable[[np.ndarray], str]
-    render_observation: Callable[[np.ndarray, int], str]
+    title: Callable[[np.ndarray], str]
+    """The game and its variant in words, e.g. "Brook, 4 players, 52 cards"."""
+    table_lines: Callable[[np.ndarray], list[str]]
+    """The public part of the position as text lines (table, fields, cards taken, ...)."""
     min_utility: float = -1.0
     max_utility: float = 1.0
     team_names: tuple[str, str] = ("team 0", "team 1")
     check: Callable[[dict], None] = field(default=lambda params: None)
     """Cross-parameter validation; raises ValueError naming the problem."""
+    private_lines: Callable[[np.ndarray, int], list[str]] = field(default=lambda s, p: [])
+    """What only player ``p`` knows beyond his hand (e.g. Chains' cards drawn blind)."""
     kernel_params: Callable[[dict], list[int]] | None = None
     """The kernel's parameter slots, when they are not simply the declared parameters in
     order (e.g. two games sharing one kernel with a variant flag)."""
@@ -86,6 +103,19 @@ class GameSpec:
     """Public facts that automatic events revealed and the action history does not show (e.g.
     Fours' follow-plays: who put down which card), rendered from the state; appended to the
     information state string so that it stays perfect recall."""
+
+    def render(self, s: np.ndarray) -> str:
+        """``str(state)``: the whole position, every hand included."""
+        return "\n".join([text.move_line(s, self.title(s), self.team_names),
+                          *text.hands_lines(s, self.team_names), *self.table_lines(s)])
+
+    def render_observation(self, s: np.ndarray, p: int) -> str:
+        """The observation string of player ``p``: his hand, what he alone knows, the public
+        position."""
+        return "\n".join([f"{text.seat_name(s, p, self.team_names)} sees: "
+                          f"{text.status(s, self.team_names)}",
+                          f"  hand: {text.hand_text(s, p)}", *self.private_lines(s, p),
+                          f"  hand sizes: {text.sizes_text(s)}", *self.table_lines(s)])
 
     def resolve(self, given: dict) -> dict:
         """Validated parameters with defaults filled in (unknown names are an error)."""

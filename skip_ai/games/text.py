@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from skip_ai import cards
 from skip_ai.kernel.bits import popcount
-from skip_ai.kernel.state import CHANCE, H_CUR, HAND, H_MOVES, H_PLAYERS, TERMINAL
+from skip_ai.kernel.state import CHANCE, H_CUR, H_MOVES, H_PLAYERS, HAND, TERMINAL
 
 
 def players(s) -> int:

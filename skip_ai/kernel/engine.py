@@ -26,6 +26,7 @@ import numpy as np
 from numba import njit
 
 from agents.policies import RANDOM
+
 from .rng import derive
 from .state import CHANCE, H_CUR, TERMINAL
 

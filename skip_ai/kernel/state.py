@@ -209,6 +209,16 @@ def deal_card(s, c):
 
 
 @njit(cache=True, inline="always")
+def deal_step(s, c):
+    """A deal chance node with card ``c``; seat 0 moves once the deal is complete (RULES §0.2).
+    Returns the bitmask of seats that saw the card."""
+    vis = deal_card(s, c)
+    if not dealing(s):
+        s[H_CUR] = 0
+    return vis
+
+
+@njit(cache=True, inline="always")
 def give(s, c, seat):
     """Card ``c`` joins ``seat``'s hand."""
     s[LOC + c] = seat

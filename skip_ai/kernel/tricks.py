@@ -22,8 +22,21 @@ Cards on the table are at ``LOC_TABLE``, cards taken by team ``t`` at ``LOC_TAKE
 from numba import njit
 
 from .bits import bit, lowest, popcount
-from .state import (GAME, HAND, H_CUR, H_PLAYERS, LOC, LOC_OUT, LOC_TABLE, MAX_SEATS,
-                    NUM_CARDS, TERMINAL, next_seat, play_public, team_of)
+from .state import (
+    GAME,
+    H_CUR,
+    H_PLAYERS,
+    HAND,
+    LOC,
+    LOC_OUT,
+    LOC_TABLE,
+    MAX_SEATS,
+    NUM_CARDS,
+    TERMINAL,
+    next_seat,
+    play_public,
+    team_of,
+)
 
 LOC_TAKEN = LOC_TABLE + 1
 
