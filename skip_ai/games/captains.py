@@ -54,8 +54,10 @@ from skip_ai.kernel.fields import (
     add_to_pile,
     colour_of,
     discard,
+    end_turn,
     field_count,
     field_sum,
+    forced_pass,
     init_fields,
     lay_pile,
     piles_for,
@@ -74,13 +76,11 @@ from skip_ai.kernel.state import (
     HAND,
     NUM_CARDS,
     OBS_COMMON,
-    TERMINAL,
     all_seats,
     deal_step,
     new_state,
     next_seat,
     param,
-    prove_absent_mask,
     setup_deal,
     standard_deck,
     team_of,
@@ -264,10 +264,10 @@ def random_legal(s, rng):
 
 
 @njit(cache=True)
-def playable_mask(s, team, unplaced):
-    """The cards among ``unplaced`` that would give ``team``'s player a move now: his colour
-    (LAY) and the cards that could beat an opponent pile. A forced pass proves he holds none
-    of them."""
+def playable_mask(s, team):
+    """The cards still in play that would give ``team``'s player a move now: his colour (LAY)
+    and the cards that could beat an opponent pile. A forced pass proves he holds none."""
+    unplaced = unplaced_cards(s)
     theirs = _colour_mask(1 - team) & unplaced
     mask = _colour_mask(team) & unplaced
     piles = s[F_PILES + 1 - team]
@@ -341,12 +341,9 @@ def apply_action(s, a):
 
 @njit(cache=True, inline="always")
 def _move(s, cur, a):
-    n = s[H_PLAYERS]
     team = team_of(s, cur)
     if a == PASS:
-        if s[HAND + cur] != 0:
-            prove_absent_mask(s, cur, playable_mask(s, team, unplaced_cards(s)))
-        s[F_PASSES] += 1
+        forced_pass(s, cur, playable_mask(s, team))
     else:
         s[F_PASSES] = 0
         if a < ADD0:
@@ -364,10 +361,7 @@ def _move(s, cur, a):
     nxt = next_seat(s, cur)
     if param(s, P_LITTLE):
         _release_guards(s, nxt)
-    anyone_holds = False
-    for q in range(n):
-        anyone_holds |= s[HAND + q] != 0
-    s[H_CUR] = nxt if anyone_holds and s[F_PASSES] < n else TERMINAL
+    end_turn(s, nxt)
 
 
 @njit(cache=True)

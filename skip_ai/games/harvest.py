@@ -34,6 +34,8 @@ from skip_ai.kernel.fields import (
     FIELDS_END,
     OBS_FIELDS,
     add_to_pile,
+    end_turn,
+    forced_pass,
     init_fields,
     lay_pile,
 )
@@ -48,17 +50,14 @@ from skip_ai.kernel.state import (
     H_PLAYERS,
     HAND,
     OBS_COMMON,
-    TERMINAL,
     all_seats,
     deal_step,
     new_state,
     next_seat,
     param,
-    prove_absent_mask,
     setup_deal,
     standard_deck,
     team_of,
-    unplaced_cards,
     write_common_observation,
 )
 
@@ -181,22 +180,16 @@ def apply_action(s, a):
 
 @njit(cache=True, inline="always")
 def _move(s, cur, a):
-    n = s[H_PLAYERS]
     team = team_of(s, cur)
     if a == PASS:
-        if s[HAND + cur] != 0:
-            prove_absent_mask(s, cur, playable_mask(s, team) & unplaced_cards(s))
-        s[F_PASSES] += 1
+        forced_pass(s, cur, playable_mask(s, team))
     else:
         s[F_PASSES] = 0
         if a < COVER0:
             lay_pile(s, a, team)
         else:
             add_to_pile(s, (a - COVER0) // 54, (a - COVER0) % 54, 1 - team)
-    anyone_holds = False
-    for q in range(n):
-        anyone_holds |= s[HAND + q] != 0
-    s[H_CUR] = next_seat(s, cur) if anyone_holds and s[F_PASSES] < n else TERMINAL
+    end_turn(s, next_seat(s, cur))
 
 
 @njit(cache=True)

@@ -23,7 +23,20 @@ Cards on team ``t``'s field are at ``LOC_FIELD + t``; removed piles go to ``LOC_
 from numba import njit
 
 from .bits import bit, lowest, popcount
-from .state import GAME, LOC, LOC_OUT, LOC_TABLE, NUM_CARDS, play_public
+from .state import (
+    GAME,
+    H_CUR,
+    H_PLAYERS,
+    HAND,
+    LOC,
+    LOC_OUT,
+    LOC_TABLE,
+    NUM_CARDS,
+    TERMINAL,
+    play_public,
+    prove_absent_mask,
+    unplaced_cards,
+)
 
 LOC_FIELD = LOC_TABLE + 4
 
@@ -135,6 +148,26 @@ def remove_pile(s, b, team):
 def discard(s, c):
     """Card ``c`` from hand leaves the game face up (e.g. the card that beat a pile)."""
     play_public(s, c, LOC_OUT)
+
+
+@njit(cache=True, inline="always")
+def forced_pass(s, seat, playable):
+    """``seat`` passes, which the rules allow only without a move: if he holds cards, he
+    holds none of ``playable`` (the cards that would have given him one)."""
+    if s[HAND + seat] != 0:
+        prove_absent_mask(s, seat, playable & unplaced_cards(s))
+    s[F_PASSES] += 1
+
+
+@njit(cache=True, inline="always")
+def end_turn(s, nxt):
+    """Hand the turn to ``nxt``, or end the game when nobody holds a card or every player in
+    turn has passed (Two Captains §3.3, Harvest §10.4)."""
+    n = s[H_PLAYERS]
+    anyone_holds = False
+    for q in range(n):
+        anyone_holds |= s[HAND + q] != 0
+    s[H_CUR] = nxt if anyone_holds and s[F_PASSES] < n else TERMINAL
 
 
 @njit(cache=True, inline="always")
