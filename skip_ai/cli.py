@@ -78,8 +78,9 @@ def _simulate(args: argparse.Namespace) -> int:
     for key, name in (("team0", names[0]), ("team1", names[1]), ("draw", "draw")):
         rate, lo, hi = s[key]
         print(f"  {name:>8s} {rate:7.2%}  [95% CI {lo:.2%} – {hi:.2%}]")
-    m, lo, hi = s["length"]
-    print(f"  mean length {m:.1f} actions  [95% CI {lo:.1f} – {hi:.1f}]")
+    m, lo, hi = s["moves"]
+    print(f"  mean length {m:.1f} moves  [95% CI {lo:.1f} – {hi:.1f}]"
+          f"  ({s['length'][0]:.1f} actions with the chance nodes)")
     if args.out:
         out = Path(args.out)
         out.parent.mkdir(parents=True, exist_ok=True)

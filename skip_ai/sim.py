@@ -35,7 +35,8 @@ def simulate(game: str | KernelGame, n_games: int, seed: int = 0, policy: str = 
     """Play ``n_games`` games of ``game`` (a game string) with ``policy`` at every seat.
 
     Columns: ``game`` (the full game string), ``index``, ``seed`` (the game's own seed),
-    ``return_<seat>``, ``score_<team>``, ``winner`` (team, or -1 for a draw), ``num_actions``.
+    ``return_<seat>``, ``score_<team>``, ``winner`` (team, or -1 for a draw), ``num_actions``
+    (every node, chance included) and ``num_moves`` (the players' decisions).
     """
     g = load(game) if isinstance(game, str) else game
     if n_games < 0:
@@ -46,7 +47,7 @@ def simulate(game: str | KernelGame, n_games: int, seed: int = 0, policy: str = 
     base = base_seed(seed)
     rets = np.zeros((n_games, n))
     scores = np.zeros((n_games, 2))
-    lengths = np.zeros(n_games, np.int64)
+    lengths = np.zeros((n_games, 2), np.int64)
     bar = tqdm(total=n_games, unit="game", disable=not progress, desc=g.spec.short_name)
     for first in range(0, n_games, CHUNK):
         count = min(CHUNK, n_games - first)
@@ -61,7 +62,8 @@ def simulate(game: str | KernelGame, n_games: int, seed: int = 0, policy: str = 
     frame.update({"score_0": scores[:, 0], "score_1": scores[:, 1]})
     team0 = rets[:, 0]
     frame["winner"] = np.where(team0 > 0, 0, np.where(team0 < 0, 1, -1))
-    frame["num_actions"] = lengths
+    frame["num_actions"] = lengths[:, 0]
+    frame["num_moves"] = lengths[:, 1]
     return pd.DataFrame(frame)
 
 
@@ -95,4 +97,5 @@ def summary(df: pd.DataFrame) -> dict:
         lo, hi = wilson(k, n)
         out[key] = (k / n if n else float("nan"), lo, hi)
     out["length"] = mean_interval(df.num_actions.to_numpy())
+    out["moves"] = mean_interval(df.num_moves.to_numpy())
     return out

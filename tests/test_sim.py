@@ -29,6 +29,7 @@ def test_simulate_output_shape_and_consistency():
     assert (df.score_0 + df.score_1 == 9).all()
     assert ((df.score_0 > df.score_1) == (df.winner == 0)).all()
     assert (df.num_actions == 72).all()  # 36 deal nodes + 36 plays
+    assert (df.num_moves == 36).all()
 
 
 def test_a_batch_does_not_depend_on_chunking(monkeypatch):
@@ -49,6 +50,7 @@ def test_simulate_agrees_with_the_pyspiel_api(game):
         assert state.returns() == [getattr(row, f"return_{p}") for p in range(g.num_players())]
         assert state.scores() == [row.score_0, row.score_1]
         assert len(state.history()) == row.num_actions
+        assert sum(1 for h in state.full_history() if h.player >= 0) == row.num_moves
 
 
 def test_simulate_errors():
@@ -66,4 +68,4 @@ def test_summary_intervals():
     rate, lo, hi = s["team0"]
     assert lo < rate < hi and 0.3 < rate < 0.7
     assert s["draw"][0] == 0.0
-    assert s["length"][0] == 104
+    assert s["length"][0] == 104 and s["moves"][0] == 52

@@ -66,6 +66,7 @@ def _build(K) -> SimpleNamespace:
 
     @njit(cache=True)
     def simulate(params, base_seed, first, count, seat_policy, rets, scores, lengths):
+        # lengths[g] = (actions, player moves): every node, and the decisions alone
         """Play games ``first .. first+count-1`` of the family ``base_seed`` to the end.
 
         Game ``i`` draws everything (deal and moves) from the generator seeded with
@@ -79,6 +80,7 @@ def _build(K) -> SimpleNamespace:
             rng[0] = derive(base_seed, first + g)
             s = initial.copy()
             n_actions = 0
+            n_moves = 0
             while s[H_CUR] != TERMINAL:
                 cur = s[H_CUR]
                 if cur == CHANCE:
@@ -87,13 +89,15 @@ def _build(K) -> SimpleNamespace:
                     a = K.random_legal(s, rng)
                 else:
                     raise ValueError("simulate: unknown policy code")
+                n_moves += cur >= 0
                 K.apply_action(s, a)
                 n_actions += 1
             K.returns(s, ret)
             K.scores(s, team)
             rets[g, :] = ret
             scores[g, :] = team
-            lengths[g] = n_actions
+            lengths[g, 0] = n_actions
+            lengths[g, 1] = n_moves
         return count
 
     return SimpleNamespace(actions=actions, checked_apply=checked_apply, simulate=simulate)
