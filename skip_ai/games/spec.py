@@ -32,6 +32,10 @@ class Param:
     auto: Callable[[dict], ParamValue] | None = None
     auto_doc: str = ""
     """How ``auto`` decides, for listings (e.g. "36 when players=2")."""
+    variant_values: tuple[ParamValue, ...] | None = None
+    """The values :func:`~skip_ai.pyspiel_wrapper.variants` (and so the generic tests) go
+    through, when not every choice is worth a variant (e.g. a cap on the game's length);
+    default: every choice."""
 
     def check(self, value: Any, game: str) -> ParamValue:
         """The value if allowed, else a ``ValueError`` that names the game and parameter."""
@@ -77,6 +81,9 @@ class GameSpec:
     min_utility: float = -1.0
     max_utility: float = 1.0
     team_names: tuple[str, str] = ("team 0", "team 1")
+    team_game: bool = True
+    """Team games (RULES §0.5) compare one score per team and have a winning team; games
+    played each for themselves (Pyatki) have one score per seat."""
     check: Callable[[dict], None] = field(default=lambda params: None)
     """Cross-parameter validation; raises ValueError naming the problem."""
     kernel_params: Callable[[dict], list[int]] | None = None
@@ -86,6 +93,10 @@ class GameSpec:
     """Public facts that automatic events revealed and the action history does not show (e.g.
     Fours' follow-plays: who put down which card), rendered from the state; appended to the
     information state string so that it stays perfect recall."""
+
+    def num_scores(self, params: dict) -> int:
+        """How many numbers ``scores()`` gives: one per team, or one per seat."""
+        return 2 if self.team_game else self.num_players(params)
 
     def resolve(self, given: dict) -> dict:
         """Validated parameters with defaults filled in (unknown names are an error)."""
