@@ -366,7 +366,8 @@ def _move(s, a):
             _refill(s)
 
 
-@njit(cache=True)
+# The three kernel functions of a playout step are inlined into the engine's playout loop.
+@njit(cache=True, inline="always")
 def apply_action(s, a):
     s[H_MOVES] += 1
     vis = all_seats(s)

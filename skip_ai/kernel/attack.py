@@ -115,18 +115,12 @@ def pairs_in(m):
 
 
 @njit(cache=True, inline="always")
-def cards_for_pairs(q, h, more):
-    """The fewest cards of ``h`` that give ``q`` ``more`` (≤ 2) further pairs, or ``NEVER``.
-
-    Per rank, with ``k`` of it in ``q``: if ``k`` is odd, one card makes a pair, then two cards
-    each; if even, two cards each. Taking the cheapest gains first is optimal (each rank's
-    costs never decrease), so only how many 1-card and 2-card gains exist matters."""
+def _cards_for_pairs(more, ones, twos):
+    """The fewest cards that make ``more`` (≤ 2) further pairs, given ``ones`` ranks where one
+    card makes a pair and ``twos`` further pairs that take two cards each; ``NEVER`` if none
+    do. Taking the cheapest gains first is optimal: each rank's costs never decrease."""
     if more <= 0:
         return 0
-    odd = rank_sets(q)[4]
-    h1, h2, h3, h4, _ = rank_sets(h)
-    ones = popcount(odd & h1)
-    twos = popcount((~odd & h2) | (odd & h3)) + popcount(~odd & h4)
     if more == 1:
         return 1 if ones > 0 else (2 if twos > 0 else NEVER)
     if ones >= 2:
@@ -139,13 +133,20 @@ def cards_for_pairs(q, h, more):
 @njit(cache=True, inline="always")
 def completable(q, h, limit):
     """Can the picked set ``q`` be completed to a valid attack of at most ``limit`` cards by
-    adding cards of ``h`` (possibly none)?"""
+    adding cards of ``h`` (possibly none)?
+
+    Per rank, with ``k`` of it in ``q``: if ``k`` is odd, one card of ``h`` makes a pair, then
+    two cards each; if ``k`` is even, two cards each."""
     n, avail = popcount(q), popcount(h)
-    have = pairs_in(q)
+    _, q2, _, q4, odd = rank_sets(q)
+    h1, h2, h3, h4, _ = rank_sets(h)
+    have = popcount(q2) + popcount(q4)
+    ones = popcount(odd & h1)
+    twos = popcount((~odd & h2) | (odd & h3)) + popcount(~odd & h4)
     for size in (1, 3, 5):
         extra = size - n
         if 0 <= extra <= avail and size <= limit:
-            if cards_for_pairs(q, h, (size - 1) // 2 - have) <= extra:
+            if _cards_for_pairs((size - 1) // 2 - have, ones, twos) <= extra:
                 return True
     return False
 
