@@ -361,7 +361,8 @@ def test_at_the_cap_the_players_still_in_share_the_places_left():
 
 
 def test_max_game_length_bounds_every_game():
-    for game_string in ["skip_pyatki(players=6,max_exchanges=5)", "skip_pyatki_pairs(max_exchanges=5)"]:
+    for game_string in ["skip_pyatki(players=6,max_exchanges=5)",
+                        "skip_pyatki_pairs(max_exchanges=5)"]:
         game = pyspiel.load_game(game_string)
         rng = np.random.default_rng(0)
         for _ in range(30):
@@ -481,3 +482,20 @@ def test_pairs_resampling_keeps_known_cards():
         s = state.resample_from_infostate(0, rng=make_rng(seed)).kernel_state()
         assert [s[LOC + c] for c in known] == [2, 3, 1]
     assert sum(hidden_from(state.kernel_state(), c, 0) for c in range(NUM_CARDS)) == 24
+
+
+def test_picks_prove_the_attacker_can_complete_them_and_resampling_keeps_that():
+    """7s 9s 7c Jc needs a fifth card above Jc that pairs 9s or Jc: with 9d 9h Jd in the
+    defender's hand, only Jh can do it, so every world the defender imagines gives it to the
+    attacker (one hidden card among 42: many draws are redrawn, some worlds keep the attacker's
+    hidden cards as they are)."""
+    state = start("skip_pyatki(players=2,deck=52)", {0: "7s 9s 7c Jc Jh", 1: "9d 9h Jd 2c 3c"},
+                  "Ks")
+    play(state, ["7s", "9s", "7c", "Jc"])
+    assert legal_text(state) == ["Jh"]
+    jh = cards.from_str("Jh")
+    assert hidden_from(state.kernel_state(), jh, 1)
+    for seed in range(60):
+        world = state.resample_from_infostate(1, rng=make_rng(seed))  # replays legally
+        assert world.kernel_state()[LOC + jh] == 0
+        assert world.legal_actions() == state.legal_actions()
