@@ -1,6 +1,5 @@
-"""skip_pyatki — Pyatki, each for themselves («Пятки», СКИП-1), RULES.md §1, and
-skip_pyatki_pairs — Pyatki two against two («Пятки двое на двое», СКИП-2), RULES.md
-§2.
+"""skip_pyatki — Pyatki, each for themselves («Пятки», СКИП-1, RULES.md §1), and
+skip_pyatki_pairs — Pyatki two against two («Пятки двое на двое», СКИП-2, RULES.md §2).
 
 One kernel serves both (``P_PAIRS``); the exchange itself — building an attack card by card
 with the completability rule, covering or taking card by card — is ``kernel.attack``.
