@@ -38,7 +38,7 @@ def _play(args: argparse.Namespace) -> int:
     bots = [make_agent(args.agent, game, seed=args.seed + 1 + p)
             for p in range(game.num_players())]
     state = game.new_initial_state()
-    names = game.spec.team_names
+    names = _score_names(game)
     print(f"{game}  (seed {args.seed})")
     dealt = False
     move = 0
@@ -68,16 +68,19 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _simulate(args: argparse.Namespace) -> int:
-    from skip_ai.sim import simulate, summary
+    from skip_ai.pyspiel_wrapper import load
+    from skip_ai.sim import outcome_keys, simulate, summary
 
     df = simulate(args.game, args.n, seed=args.seed, policy=args.policy, progress=True)
     s = summary(df)
-    names = _team_names(args.game)
+    game = load(args.game)
     print(f"{df.game.iloc[0] if len(df) else args.game}: {s['games']} games, "
           f"policy {args.policy}, seed {args.seed}")
-    for key, name in (("team0", names[0]), ("team1", names[1]), ("draw", "draw")):
+    names = _score_names(game) + ["draw" if game.spec.team_game else "no winner"]
+    width = max(8, *map(len, names))
+    for (key, _), name in zip(outcome_keys(game), names):
         rate, lo, hi = s[key]
-        print(f"  {name:>8s} {rate:7.2%}  [95% CI {lo:.2%} – {hi:.2%}]")
+        print(f"  {name:>{width}s} {rate:7.2%}  [95% CI {lo:.2%} – {hi:.2%}]")
     m, lo, hi = s["moves"]
     print(f"  mean length {m:.1f} moves  [95% CI {lo:.1f} – {hi:.1f}]"
           f"  ({s['length'][0]:.1f} actions with the chance nodes)")
@@ -89,11 +92,11 @@ def _simulate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _team_names(game_string: str) -> tuple[str, str]:
-    from skip_ai.pyspiel_wrapper import REGISTRY
-
-    spec = REGISTRY.get(game_string.split("(", 1)[0].strip())
-    return spec.team_names if spec else ("team 0", "team 1")
+def _score_names(game) -> list[str]:
+    """Who each number of ``scores()`` belongs to: the teams, or the seats."""
+    if game.spec.team_game:
+        return list(game.spec.team_names)
+    return [f"seat {q}" for q in range(game.num_players())]
 
 
 def build_parser() -> argparse.ArgumentParser:

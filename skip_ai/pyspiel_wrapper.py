@@ -102,6 +102,7 @@ class KernelGame(pyspiel.Game):
         super().__init__(game_type(spec), info, p)
         self.initial = spec.kernel.init(spec.encode(p))
         self.obs_size = spec.observation_size(p)
+        self.num_scores = spec.num_scores(p)
 
     def new_initial_state(self) -> "KernelState":
         return self.state_cls(self)
@@ -213,8 +214,9 @@ class KernelState(pyspiel.State):
         return out.tolist()
 
     def scores(self) -> list[float]:
-        """The quantity the rules compare, per team (team 0 first), at any state."""
-        out = np.zeros(2, np.float64)
+        """The quantity the rules compare, at any state: per team (team 0 first), or per
+        seat in games played each for themselves (``GameSpec.team_game``)."""
+        out = np.zeros(self.get_game().num_scores, np.float64)
         self.spec.kernel.scores(self._s, out)
         return out.tolist()
 
@@ -334,10 +336,13 @@ pyspiel.load_game = load_game
 
 
 def variants(spec: GameSpec) -> list[str]:
-    """Every valid parameter combination of a game, as game strings."""
+    """Every valid parameter combination of a game, as game strings (each parameter over its
+    ``variant_values`` where it declares them, else over all its choices)."""
     names = [p.name for p in spec.params]
     out = []
-    for values in itertools.product(*(p.choices for p in spec.params)):
+    values_of = [p.choices if p.variant_values is None else p.variant_values
+                 for p in spec.params]
+    for values in itertools.product(*values_of):
         params = dict(zip(names, values))
         try:
             spec.resolve(params)

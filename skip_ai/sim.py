@@ -35,8 +35,11 @@ def simulate(game: str | KernelGame, n_games: int, seed: int = 0, policy: str = 
     """Play ``n_games`` games of ``game`` (a game string) with ``policy`` at every seat.
 
     Columns: ``game`` (the full game string), ``index``, ``seed`` (the game's own seed),
-    ``return_<seat>``, ``score_<team>``, ``winner`` (team, or -1 for a draw), ``num_actions``
-    (every node, chance included) and ``num_moves`` (the players' decisions).
+    ``return_<seat>``, ``score_<i>`` (per team, or per seat in games played each for
+    themselves), ``winner``, ``num_actions`` (every node, chance included) and ``num_moves``
+    (the players' decisions). ``winner`` is the winning team (-1 for a draw) in team games,
+    else the seat with the highest return when it is the only one (Pyatki: the first out),
+    else -1.
     """
     g = load(game) if isinstance(game, str) else game
     if n_games < 0:
@@ -46,7 +49,7 @@ def simulate(game: str | KernelGame, n_games: int, seed: int = 0, policy: str = 
     params = g.spec.encode(g.resolved)
     base = base_seed(seed)
     rets = np.zeros((n_games, n))
-    scores = np.zeros((n_games, 2))
+    scores = np.zeros((n_games, g.num_scores))
     lengths = np.zeros((n_games, 2), np.int64)
     bar = tqdm(total=n_games, unit="game", disable=not progress, desc=g.spec.short_name)
     for first in range(0, n_games, CHUNK):
@@ -59,12 +62,23 @@ def simulate(game: str | KernelGame, n_games: int, seed: int = 0, policy: str = 
     seeds = derive_range(np.uint64(base), n_games)
     frame = {"game": str(g), "index": np.arange(n_games), "seed": seeds}
     frame.update({f"return_{p}": rets[:, p] for p in range(n)})
-    frame.update({"score_0": scores[:, 0], "score_1": scores[:, 1]})
-    team0 = rets[:, 0]
-    frame["winner"] = np.where(team0 > 0, 0, np.where(team0 < 0, 1, -1))
+    frame.update({f"score_{i}": scores[:, i] for i in range(g.num_scores)})
+    frame["winner"] = _winners(rets, g.spec.team_game)
     frame["num_actions"] = lengths[:, 0]
     frame["num_moves"] = lengths[:, 1]
     return pd.DataFrame(frame)
+
+
+def _winners(rets: np.ndarray, team_game: bool) -> np.ndarray:
+    """The winning team (team games: by seat 0's return) or the seat with the unique highest
+    return; -1 for none."""
+    if team_game:
+        team0 = rets[:, 0]
+        return np.where(team0 > 0, 0, np.where(team0 < 0, 1, -1))
+    if len(rets) == 0:
+        return np.zeros(0, np.int64)
+    unique = (rets == rets.max(axis=1, keepdims=True)).sum(axis=1) == 1
+    return np.where(unique, rets.argmax(axis=1), -1)
 
 
 def play_game(game: KernelGame, game_seed: int,
@@ -85,14 +99,25 @@ def play_game(game: KernelGame, game_seed: int,
     return state
 
 
+def outcome_keys(game: str | KernelGame) -> list[tuple[str, int]]:
+    """The outcomes :func:`summary` counts, as (key, ``winner`` value): per team (``team0``,
+    ``team1``) or per seat (``seat0`` ..) by the game's kind, then ``draw`` (-1: no winner)."""
+    g = load(game) if isinstance(game, str) else game
+    if g.spec.team_game:
+        return [("team0", 0), ("team1", 1), ("draw", -1)]
+    return [(f"seat{q}", q) for q in range(g.num_players())] + [("draw", -1)]
+
+
 def summary(df: pd.DataFrame) -> dict:
-    """Per-team win rates with Wilson 95% intervals, draw rate and mean length."""
+    """Win rates per team (or per seat, in games played each for themselves) with Wilson 95%
+    intervals, the rate of games without a winner (``draw``) and the mean length."""
     from skip_ai.stats import mean_interval, wilson
 
     n = len(df)
     out: dict = {"games": n}
-    for key, mask in (("team0", df.winner == 0), ("team1", df.winner == 1),
-                      ("draw", df.winner == -1)):
+    keys = outcome_keys(df.game.iloc[0]) if n else [("team0", 0), ("team1", 1), ("draw", -1)]
+    for key, value in keys:
+        mask = df.winner == value
         k = int(mask.sum())
         lo, hi = wilson(k, n)
         out[key] = (k / n if n else float("nan"), lo, hi)

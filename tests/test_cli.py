@@ -35,3 +35,16 @@ def test_errors_are_reported_not_raised(capsys):
     assert "players=3 is not allowed" in capsys.readouterr().err
     assert main(["play", "no_such_game"]) == 2
     assert "unknown game" in capsys.readouterr().err
+
+
+def test_pyatki_play_and_simulate_per_seat(capsys):
+    assert main(["games"]) == 0
+    out = capsys.readouterr().out
+    assert "skip_pyatki " in out and "«Пятки»" in out and "«Пятки двое на двое»" in out
+    assert main(["play", "skip_pyatki(players=3)", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "trump: " in out and "exchange 1: seat " in out and "ATTACK" in out
+    assert "scores: seat 0 " in out and "[out: place 1]" in out
+    assert main(["simulate", "skip_pyatki(players=4)", "-n", "300"]) == 0
+    out = capsys.readouterr().out
+    assert all(f"seat {q} " in out for q in range(4)) and "no winner" in out

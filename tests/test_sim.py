@@ -6,6 +6,7 @@ import pyspiel
 import pytest
 
 from skip_ai import sim
+from skip_ai.pyspiel_wrapper import REGISTRY, variants
 
 
 @pytest.mark.parametrize("game", ["skip_columns(players=2,deck=36)", "skip_columns",
@@ -69,3 +70,38 @@ def test_summary_intervals():
     assert lo < rate < hi and 0.3 < rate < 0.7
     assert s["draw"][0] == 0.0
     assert s["length"][0] == 104 and s["moves"][0] == 52
+
+
+PYATKI_VARIANTS = [v for name in ("skip_pyatki", "skip_pyatki_pairs")
+                   for v in variants(REGISTRY[name])]
+
+
+@pytest.mark.parametrize("game", PYATKI_VARIANTS)
+def test_simulate_pyatki_every_variant(game):
+    """Per-seat scores and the first out as winner (Pyatki), per-team ones (pairs); the batch
+    agrees with the pyspiel API game by game."""
+    g = pyspiel.load_game(game)
+    n = g.num_players()
+    df = sim.simulate(game, 40, seed=2)
+    returns = df[[f"return_{p}" for p in range(n)]].to_numpy()
+    assert np.allclose(returns.sum(axis=1), 0)
+    teams = g.get_type().short_name == "skip_pyatki_pairs"
+    score_cols = [c for c in df.columns if c.startswith("score_")]
+    assert score_cols == [f"score_{i}" for i in range(2 if teams else n)]
+    if not teams:
+        scores = df[score_cols].to_numpy()
+        first = df.winner.to_numpy()
+        for row, w in zip(scores, first):  # the winner is the seat that went out first
+            assert (w == -1 and row.max() == 0) or row[w] == n - 1
+    for row in df.head(5).itertuples():
+        state = sim.play_game(g, int(row.seed))
+        assert state.returns() == pytest.approx([getattr(row, f"return_{p}") for p in range(n)])
+        assert state.scores() == [getattr(row, c) for c in score_cols]
+        assert len(state.history()) == row.num_actions
+
+
+def test_summary_per_seat_for_games_each_for_themselves():
+    s = sim.summary(sim.simulate("skip_pyatki(players=3)", 600, seed=0))
+    assert {"seat0", "seat1", "seat2", "draw"} <= set(s) and "team0" not in s
+    assert sum(s[f"seat{q}"][0] for q in range(3)) + s["draw"][0] == pytest.approx(1.0)
+    assert all(s[f"seat{q}"][1] < s[f"seat{q}"][0] < s[f"seat{q}"][2] for q in range(3))

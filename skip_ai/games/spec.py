@@ -33,6 +33,10 @@ class Param:
     auto: Callable[[dict], ParamValue] | None = None
     auto_doc: str = ""
     """How ``auto`` decides, for listings (e.g. "36 when players=2")."""
+    variant_values: tuple[ParamValue, ...] | None = None
+    """The values :func:`~skip_ai.pyspiel_wrapper.variants` (and so the generic tests) go
+    through, when not every choice is worth a variant (e.g. a cap on the game's length);
+    default: every choice."""
 
     def check(self, value: Any, game: str) -> ParamValue:
         """The value if allowed, else a ``ValueError`` that names the game and parameter."""
@@ -92,10 +96,17 @@ class GameSpec:
     min_utility: float = -1.0
     max_utility: float = 1.0
     team_names: tuple[str, str] = ("team 0", "team 1")
+    team_game: bool = True
+    """Team games (RULES §0.5) compare one score per team and have a winning team; games
+    played each for themselves (Pyatki) have one score per seat."""
     check: Callable[[dict], None] = field(default=lambda params: None)
     """Cross-parameter validation; raises ValueError naming the problem."""
     private_lines: Callable[[np.ndarray, int], list[str]] = field(default=lambda s, p: [])
     """What only player ``p`` knows beyond his hand (e.g. Chains' cards drawn blind)."""
+    seat_note: Callable[[np.ndarray, int], str] = field(default=lambda s, q: "")
+    """A public note after a seat's hand (e.g. Pyatki's "out: place 1")."""
+    chance_text: Callable[[np.ndarray], str] = field(default=lambda s: "dealing")
+    """What happens at the current chance node, in words."""
     kernel_params: Callable[[dict], list[int]] | None = None
     """The kernel's parameter slots, when they are not simply the declared parameters in
     order (e.g. two games sharing one kernel with a variant flag)."""
@@ -104,18 +115,29 @@ class GameSpec:
     Fours' follow-plays: who put down which card), rendered from the state; appended to the
     information state string so that it stays perfect recall."""
 
+    @property
+    def seat_teams(self) -> "text.TeamNames":
+        """The team names to label seats with; None in a game played each for themselves."""
+        return self.team_names if self.team_game else None
+
     def render(self, s: np.ndarray) -> str:
         """``str(state)``: the whole position, every hand included."""
-        return "\n".join([text.move_line(s, self.title(s), self.team_names),
-                          *text.hands_lines(s, self.team_names), *self.table_lines(s)])
+        teams = self.seat_teams
+        return "\n".join([text.move_line(s, self.title(s), teams, self.chance_text(s)),
+                          *text.hands_lines(s, teams, self.seat_note), *self.table_lines(s)])
 
     def render_observation(self, s: np.ndarray, p: int) -> str:
         """The observation string of player ``p``: his hand, what he alone knows, the public
         position."""
-        return "\n".join([f"{text.seat_name(s, p, self.team_names)} sees: "
-                          f"{text.status(s, self.team_names)}",
+        teams = self.seat_teams
+        return "\n".join([f"{text.seat_name(s, p, teams)} sees: "
+                          f"{text.status(s, teams, self.chance_text(s))}",
                           f"  hand: {text.hand_text(s, p)}", *self.private_lines(s, p),
                           f"  hand sizes: {text.sizes_text(s)}", *self.table_lines(s)])
+
+    def num_scores(self, params: dict) -> int:
+        """How many numbers ``scores()`` gives: one per team, or one per seat."""
+        return 2 if self.team_game else self.num_players(params)
 
     def resolve(self, given: dict) -> dict:
         """Validated parameters with defaults filled in (unknown names are an error)."""

@@ -29,25 +29,34 @@ def mask_text(m: int) -> str:
     return cards.cards_to_str(c for c in range(54) if (int(m) >> c) & 1) or "-"
 
 
-def seat_name(s, seat: int, team_names: tuple[str, str]) -> str:
+TeamNames = tuple[str, str] | None
+"""The teams' names, or None in a game played each for themselves."""
+
+
+def seat_name(s, seat: int, team_names: TeamNames) -> str:
+    if team_names is None:
+        return f"seat {seat}"
     return f"seat {seat} ({team_names[team_of(s, seat)]})"
 
 
-def status(s, team_names: tuple[str, str]) -> str:
+def status(s, team_names: TeamNames, chance: str = "dealing") -> str:
+    """Whose turn it is; ``chance`` says what happens at a chance node."""
     cur = int(s[H_CUR])
     if cur == TERMINAL:
         return "game over"
     if cur == CHANCE:
-        return "dealing"
+        return chance
     return f"{seat_name(s, cur, team_names)} to play"
 
 
-def move_line(s, title: str, team_names: tuple[str, str]) -> str:
-    return f"{title} — move {int(s[H_MOVES])}, {status(s, team_names)}"
+def move_line(s, title: str, team_names: TeamNames, chance: str = "dealing") -> str:
+    return f"{title} — move {int(s[H_MOVES])}, {status(s, team_names, chance)}"
 
 
-def hands_lines(s, team_names: tuple[str, str]) -> list[str]:
-    return [f"  {seat_name(s, q, team_names)}: {hand_text(s, q)}" for q in range(players(s))]
+def hands_lines(s, team_names: TeamNames, note=lambda s, q: "") -> list[str]:
+    """Every hand, each followed by ``note(s, seat)`` (e.g. "out: place 1")."""
+    return [f"  {seat_name(s, q, team_names)}: {hand_text(s, q)}{note(s, q)}"
+            for q in range(players(s))]
 
 
 def sizes_text(s) -> str:
