@@ -52,8 +52,8 @@ def test_random_bot_is_a_pyspiel_bot_playing_legal_moves_deterministically():
 
 
 def test_random_bot_drives_openspiel_evaluation():
-    from open_spiel.python.algorithms import evaluate_bots
     import numpy as np
+    from open_spiel.python.algorithms import evaluate_bots
 
     game = pyspiel.load_game("skip_columns(players=2,deck=36)")
     bots = [make_agent("random", game, seed=s) for s in range(2)]

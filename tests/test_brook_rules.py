@@ -2,11 +2,10 @@
 
 import pyspiel
 import pytest
+from trick_helpers import check_trick_takers_lead, hand_sizes, suit_hands
 
 from skip_ai import IllegalActionError, cards
 from skip_ai.scenario import UNSEEN, deal, play
-
-from trick_helpers import check_trick_takers_lead, hand_sizes, suit_hands
 
 PASS = 54
 C = cards.from_str

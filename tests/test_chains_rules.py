@@ -6,8 +6,18 @@ import pyspiel
 import pytest
 
 from skip_ai import IllegalActionError, cards, sim
-from skip_ai.games.chains import (CH_CELL, OBS_BOX, OBS_COL, OBS_DRAWN, OBS_GIVEN, OBS_ROW,
-                                  OBS_SIZE, OBS_TABLE, chains, links_of)
+from skip_ai.games.chains import (
+    CH_CELL,
+    OBS_BOX,
+    OBS_COL,
+    OBS_DRAWN,
+    OBS_GIVEN,
+    OBS_ROW,
+    OBS_SIZE,
+    OBS_TABLE,
+    chains,
+    links_of,
+)
 from skip_ai.kernel.rng import below, make_rng
 from skip_ai.kernel.state import KNOWN, LOC
 from skip_ai.scenario import deal, play

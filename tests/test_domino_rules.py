@@ -3,13 +3,12 @@
 import numpy as np
 import pyspiel
 import pytest
+from trick_helpers import check_trick_takers_lead, hand_sizes, suit_hands
 
 from skip_ai import IllegalActionError, cards, sim
 from skip_ai.kernel.rng import make_rng
 from skip_ai.kernel.state import LOC
 from skip_ai.scenario import UNSEEN, deal, play
-
-from trick_helpers import check_trick_takers_lead, hand_sizes, suit_hands
 
 ABOVE, BELOW, PASS = 54, 108, 162
 C = cards.from_str

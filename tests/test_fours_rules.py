@@ -7,11 +7,10 @@ Deals are written rank by rank: ``"0112"`` for the 6s means 6s to seat 0, 6c and
 import numpy as np
 import pyspiel
 import pytest
+from trick_helpers import hand_sizes, suit_hands
 
 from skip_ai import IllegalActionError, cards
 from skip_ai.scenario import deal, play
-
-from trick_helpers import hand_sizes, suit_hands
 
 OBS_FOURS = 72 + 228  # after the common and the trick parts
 

@@ -5,13 +5,12 @@ import pickle
 import numpy as np
 import pyspiel
 import pytest
+from conftest import random_states
 
 from skip_ai import IllegalActionError
 from skip_ai.kernel.rng import make_rng
 from skip_ai.kernel.state import LOC, MAX_SEATS, NUM_CARDS, hidden_from
 from skip_ai.pyspiel_wrapper import REGISTRY
-
-from conftest import random_states
 
 
 def test_random_sim_test_with_serialization(variant):

@@ -3,14 +3,13 @@
 import numpy as np
 import pyspiel
 import pytest
+from trick_helpers import hand_sizes, suit_hands
 
 from skip_ai import IllegalActionError, cards
 from skip_ai.kernel.bits import bit
 from skip_ai.kernel.rng import make_rng
 from skip_ai.kernel.state import LOC, NOT_HOLD
 from skip_ai.scenario import deal, play
-
-from trick_helpers import hand_sizes, suit_hands
 
 PASS = 162
 OBS_COLUMN, OBS_ORIENT, OBS_FIRST, OBS_EMPTY_PASS = 300, 462, 464, 465

@@ -5,8 +5,16 @@ import pyspiel
 
 from skip_ai.kernel import rng as krng
 from skip_ai.kernel.resample import resample_hidden
-from skip_ai.kernel.state import (DEAL_PLAN, H_DEAL_LEN, HAND, KNOWN, LOC, NUM_CARDS,
-                                  hidden_from, prove_absent)
+from skip_ai.kernel.state import (
+    DEAL_PLAN,
+    H_DEAL_LEN,
+    HAND,
+    KNOWN,
+    LOC,
+    NUM_CARDS,
+    hidden_from,
+    prove_absent,
+)
 from skip_ai.scenario import deal
 
 

@@ -35,7 +35,8 @@ from skip_ai.kernel.state import (
     NUM_CARDS,
     OBS_COMMON,
     all_seats,
-    deal_step,
+    deal_card,
+    dealing,
     new_state,
     next_seat,
     param,
@@ -121,7 +122,9 @@ def apply_action(s, a):
     s[H_MOVES] += 1
     cur = s[H_CUR]
     if cur == CHANCE:
-        vis = deal_step(s, a)
+        vis = deal_card(s, a)
+        if not dealing(s):
+            s[H_CUR] = 0
         return vis
     if a == PASS:
         if pass_turn(s, cur):

@@ -77,7 +77,8 @@ from skip_ai.kernel.state import (
     NUM_CARDS,
     OBS_COMMON,
     all_seats,
-    deal_step,
+    deal_card,
+    dealing,
     new_state,
     next_seat,
     param,
@@ -333,7 +334,9 @@ def apply_action(s, a):
     cur = s[H_CUR]
     vis = all_seats(s)
     if cur == CHANCE:
-        vis = deal_step(s, a)
+        vis = deal_card(s, a)
+        if not dealing(s):
+            s[H_CUR] = 0
     else:
         _move(s, cur, a)
     return vis

@@ -37,7 +37,8 @@ from skip_ai.kernel.state import (
     OBS_COMMON,
     TERMINAL,
     all_seats,
-    deal_step,
+    deal_card,
+    dealing,
     hand,
     new_state,
     next_seat_with_cards,
@@ -88,7 +89,9 @@ def random_legal(s, rng):
 def apply_action(s, a):
     s[H_MOVES] += 1
     if s[H_CUR] == CHANCE:
-        vis = deal_step(s, a)
+        vis = deal_card(s, a)
+        if not dealing(s):
+            s[H_CUR] = 0
         return vis
     r = a % 13
     s[GRID + 4 * r + s[COL_H + r]] = a

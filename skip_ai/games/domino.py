@@ -61,7 +61,8 @@ from skip_ai.kernel.state import (
     HAND,
     OBS_COMMON,
     all_seats,
-    deal_step,
+    deal_card,
+    dealing,
     new_state,
     next_seat,
     param,
@@ -198,7 +199,9 @@ def apply_action(s, a):
     cur = s[H_CUR]
     vis = all_seats(s)
     if cur == CHANCE:
-        vis = deal_step(s, a)
+        vis = deal_card(s, a)
+        if not dealing(s):
+            s[H_CUR] = 0
     elif a == PASS:
         if s[HAND + cur] != 0 and not param(s, P_VOLUNTARY):
             # a forced pass: the passer holds none of the cards that could have been placed

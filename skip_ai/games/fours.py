@@ -59,7 +59,8 @@ from skip_ai.kernel.state import (
     OBS_COMMON,
     TERMINAL,
     all_seats,
-    deal_step,
+    deal_card,
+    dealing,
     new_state,
     next_seat_with_cards,
     param,
@@ -160,7 +161,9 @@ def apply_action(s, a):
     s[H_MOVES] += 1
     cur = s[H_CUR]
     if cur == CHANCE:
-        vis = deal_step(s, a)
+        vis = deal_card(s, a)
+        if not dealing(s):
+            s[H_CUR] = 0
         return vis
     i = s[FO_NLEADS]
     s[FO_LEAD_RANK + i] = a

@@ -60,7 +60,8 @@ from skip_ai.kernel.state import (
     OBS_COMMON,
     TERMINAL,
     all_seats,
-    deal_step,
+    deal_card,
+    dealing,
     new_state,
     param,
     prove_absent_mask,
@@ -255,7 +256,9 @@ def apply_action(s, a):
     s[H_MOVES] += 1
     cur = s[H_CUR]
     if cur == CHANCE:
-        vis = deal_step(s, a)
+        vis = deal_card(s, a)
+        if not dealing(s):
+            s[H_CUR] = 0
         return vis
     n = s[H_PLAYERS]
     k = n // 2

@@ -51,7 +51,8 @@ from skip_ai.kernel.state import (
     HAND,
     OBS_COMMON,
     all_seats,
-    deal_step,
+    deal_card,
+    dealing,
     new_state,
     next_seat,
     param,
@@ -172,7 +173,9 @@ def apply_action(s, a):
     cur = s[H_CUR]
     vis = all_seats(s)
     if cur == CHANCE:
-        vis = deal_step(s, a)
+        vis = deal_card(s, a)
+        if not dealing(s):
+            s[H_CUR] = 0
     else:
         _move(s, cur, a)
     return vis

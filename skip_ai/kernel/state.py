@@ -197,7 +197,11 @@ def sample_undealt(s, rng):
 
 @njit(cache=True, inline="always")
 def deal_card(s, c):
-    """Apply one deal step with card ``c``; returns the bitmask of seats that saw it."""
+    """Apply one deal step with card ``c``; returns the bitmask of seats that saw it.
+
+    Games write ``if not dealing(s): s[H_CUR] = 0`` after it in their own ``apply_action``:
+    the same three lines in a shared helper (inlined or not) measured 30–40% slower
+    playouts, as Numba then keeps the reference counting of the state array."""
     target = s[DEAL_PLAN + s[H_DEALT]]
     s[H_DEALT] += 1
     s[DECK] &= ~bit(c)
@@ -206,16 +210,6 @@ def deal_card(s, c):
         return 0
     give(s, c, target)
     return 1 << target
-
-
-@njit(cache=True, inline="always")
-def deal_step(s, c):
-    """A deal chance node with card ``c``; seat 0 moves once the deal is complete (RULES §0.2).
-    Returns the bitmask of seats that saw the card."""
-    vis = deal_card(s, c)
-    if not dealing(s):
-        s[H_CUR] = 0
-    return vis
 
 
 @njit(cache=True, inline="always")
