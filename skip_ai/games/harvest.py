@@ -99,7 +99,7 @@ def _covers_for(s, c, field):
     return s[F_BY_SUIT + c // 13] & s[F_PILES + field]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _moves(s, out, k):
     """The legal actions, ascending: ``k == LIST`` writes them into ``out`` and returns their
     number, ``k == COUNT`` only counts them, ``k >= 0`` returns the k-th (see
