@@ -57,8 +57,8 @@ from skip_ai.kernel.tricks import (
     pass_turn,
     put_on_table,
     returns_by_taken,
-    taken_scores,
 )
+from skip_ai.kernel.tricks import taken_scores as scores  # noqa: F401  (kernel API)
 from skip_ai.kernel.tricks import write_observation as write_trick_observation
 from skip_ai.pyspiel_wrapper import register
 
@@ -140,11 +140,6 @@ def apply_action(s, a):
 @njit(cache=True)
 def returns(s, out):
     returns_by_taken(s, out, False)
-
-
-@njit(cache=True)
-def scores(s, out):
-    taken_scores(s, out)
 
 
 @njit(cache=True)

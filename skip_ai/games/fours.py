@@ -80,9 +80,9 @@ from skip_ai.kernel.tricks import (
     returns_by_taken,
     split_table,
     take_table,
-    taken_scores,
     team_leader,
 )
+from skip_ai.kernel.tricks import taken_scores as scores  # noqa: F401  (kernel API)
 from skip_ai.kernel.tricks import write_observation as write_trick_observation
 from skip_ai.pyspiel_wrapper import register
 
@@ -204,11 +204,6 @@ def apply_action(s, a):
 @njit(cache=True)
 def returns(s, out):
     returns_by_taken(s, out, False)
-
-
-@njit(cache=True)
-def scores(s, out):
-    taken_scores(s, out)
 
 
 @njit(cache=True)

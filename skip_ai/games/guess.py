@@ -82,8 +82,8 @@ from skip_ai.kernel.tricks import (
     put_on_table,
     returns_by_taken,
     take_table,
-    taken_scores,
 )
+from skip_ai.kernel.tricks import taken_scores as scores  # noqa: F401  (kernel API)
 from skip_ai.kernel.tricks import write_observation as write_trick_observation
 from skip_ai.pyspiel_wrapper import register
 
@@ -297,11 +297,6 @@ def apply_action(s, a):
 @njit(cache=True)
 def returns(s, out):
     returns_by_taken(s, out, param(s, P_TIEBREAK) == TB_VALUES)
-
-
-@njit(cache=True)
-def scores(s, out):
-    taken_scores(s, out)
 
 
 @njit(cache=True)

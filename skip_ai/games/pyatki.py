@@ -92,7 +92,7 @@ from skip_ai.kernel.attack import (
     start_exchange,
 )
 from skip_ai.kernel.attack import write_observation as write_attack_observation
-from skip_ai.kernel.bits import bit, kth, lowest, popcount, to_list
+from skip_ai.kernel.bits import bit, lowest, popcount, sample_mask, to_list
 from skip_ai.kernel.resample import hidden_slots, relabel
 from skip_ai.kernel.rng import below, uniform
 from skip_ai.kernel.state import (
@@ -191,8 +191,7 @@ def chance_outcomes(s, out):
 
 @njit(cache=True, inline="always")
 def sample_chance(s, rng):
-    m = _chance_mask(s)
-    return kth(m, below(rng, popcount(m)))
+    return sample_mask(_chance_mask(s), rng)
 
 
 # ----- decisions -----------------------------------------------------------------------------

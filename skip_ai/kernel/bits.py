@@ -62,6 +62,12 @@ def kth(m, k):
 
 
 @njit(cache=True, inline="always")
+def sample_mask(m, rng):
+    """A card of non-empty mask ``m`` uniformly: exactly ``to_list(m)[below(rng, n)]``."""
+    return kth(m, below(rng, popcount(m)))
+
+
+@njit(cache=True, inline="always")
 def to_list(m, out):
     """Write the cards of ``m`` ascending into ``out``; returns their number."""
     n = 0

@@ -27,8 +27,7 @@ re-deals hidden cards by rewriting ``LOC`` (with ``KNOWN``) and rebuilding the m
 import numpy as np
 from numba import njit
 
-from .bits import bit, kth, lowest, popcount, to_list
-from .rng import below
+from .bits import bit, lowest, popcount, sample_mask, to_list
 
 # The helpers here are a few instructions each; ``inline="always"`` merges them into their
 # callers, which halves the cost of a kernel step compared with real calls (Numba passes
@@ -192,7 +191,7 @@ def undealt_cards(s, out):
 @njit(cache=True, inline="always")
 def sample_undealt(s, rng):
     """Exactly ``undealt_cards(s)[below(rng, n)]``, without the list."""
-    return kth(s[DECK], below(rng, popcount(s[DECK])))
+    return sample_mask(s[DECK], rng)
 
 
 @njit(cache=True, inline="always")
@@ -257,7 +256,7 @@ def hand_size(s, seat):
 @njit(cache=True, inline="always")
 def sample_hand(s, seat, rng):
     """Exactly ``hand(s, seat)[below(rng, n)]``, without the list."""
-    return kth(s[HAND + seat], below(rng, popcount(s[HAND + seat])))
+    return sample_mask(s[HAND + seat], rng)
 
 
 @njit(cache=True, inline="always")
