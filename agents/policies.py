@@ -1,11 +1,11 @@
 """Kernel-level policies: ``@njit`` functions that pick an action inside Numba.
 
-Every policy has the signature ``policy(s, legal, n, rng) -> action`` where ``legal[:n]`` are
-the legal actions of state ``s`` and ``rng`` is the kernel generator. Batch simulation and
-(later) ISMCTS rollouts call them; the ``pyspiel.Bot`` adapters in this package call the very
-same functions, so a bot and a batch play identically for the same generator.
+Policy codes name them in kernel loops (``seat_policy`` arrays): batch simulation, duplicate
+matches and ISMCTS rollouts all dispatch on these codes, and the ``pyspiel.Bot`` adapters call
+the very same functions, so a bot and a batch play identically for the same generator.
 
-Policy codes name them in kernel loops (``seat_policy`` arrays).
+- ``RANDOM``: uniform over the legal actions (the game kernel's ``random_legal``).
+- ``HEURISTIC``: the game's rule-of-thumb player, ``agents.heuristics.<game module>.act``.
 """
 
 from numba import njit
@@ -14,8 +14,10 @@ from skip_ai.kernel.rng import below
 
 RANDOM = 0
 """Uniform over the legal actions."""
+HEURISTIC = 1
+"""The game's heuristic player (``agents/heuristics/``)."""
 
-POLICY_CODES = {"random": RANDOM}
+POLICY_CODES = {"random": RANDOM, "heuristic": HEURISTIC}
 
 
 @njit(cache=True)

@@ -9,7 +9,7 @@ the pyspiel API with the same result.
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -23,16 +23,39 @@ from skip_ai.pyspiel_wrapper import KernelGame, load
 CHUNK = 4096
 
 
-def policy_codes(policy: str, players: int) -> np.ndarray:
-    """Kernel policy code for every seat (one policy name for all seats for now)."""
-    if policy not in POLICY_CODES:
-        raise ValueError(f"unknown policy {policy!r}; kernel policies: {', '.join(POLICY_CODES)}")
-    return np.full(players, POLICY_CODES[policy], dtype=np.int64)
+def policy_codes(game: KernelGame, policy: str | Sequence[str]) -> np.ndarray:
+    """Kernel policy code for every seat: one policy name for all seats, or one per seat."""
+    n = game.num_players()
+    names = [policy] * n if isinstance(policy, str) else list(policy)
+    if len(names) != n:
+        raise ValueError(f"{len(names)} policies given for {n} seats of {game}")
+    for name in names:
+        if name not in POLICY_CODES:
+            raise ValueError(f"unknown policy {name!r}; kernel policies: "
+                             f"{', '.join(POLICY_CODES)}")
+        if name == "heuristic" and game.ops.heuristic is None:
+            raise ValueError(f"{game.spec.short_name} has no heuristic player yet")
+    return np.array([POLICY_CODES[name] for name in names], dtype=np.int64)
 
 
-def simulate(game: str | KernelGame, n_games: int, seed: int = 0, policy: str = "random",
-             progress: bool = False) -> pd.DataFrame:
-    """Play ``n_games`` games of ``game`` (a game string) with ``policy`` at every seat.
+def heuristic_weights(game: KernelGame, weights: np.ndarray | None = None) -> np.ndarray:
+    """The heuristic's weights for ``game``: ``weights`` checked, or the defaults."""
+    h = game.ops.heuristic
+    default = h.WEIGHTS if h is not None else np.zeros(0)
+    if weights is None:
+        return np.asarray(default, np.float64)
+    w = np.asarray(weights, np.float64)
+    if w.shape != default.shape:
+        raise ValueError(f"{game.spec.short_name}: the heuristic takes {default.shape[0]} "
+                         f"weights, got {w.shape}")
+    return w
+
+
+def simulate(game: str | KernelGame, n_games: int, seed: int = 0,
+             policy: str | Sequence[str] = "random", progress: bool = False,
+             weights: np.ndarray | None = None, first: int = 0) -> pd.DataFrame:
+    """Play games ``first .. first+n_games-1`` of ``game`` (a game string), every seat with
+    ``policy`` (or seat ``p`` with ``policy[p]``); ``weights`` for the heuristic.
 
     Columns: ``game`` (the full game string), ``index``, ``seed`` (the game's own seed),
     ``return_<seat>``, ``score_<i>`` (per team, or per seat in games played each for
@@ -45,22 +68,23 @@ def simulate(game: str | KernelGame, n_games: int, seed: int = 0, policy: str = 
     if n_games < 0:
         raise ValueError(f"n_games must be ≥ 0 (got {n_games})")
     n = g.num_players()
-    seats = policy_codes(policy, n)
+    seats = policy_codes(g, policy)
+    w = heuristic_weights(g, weights)
     params = g.spec.encode(g.resolved)
     base = base_seed(seed)
     rets = np.zeros((n_games, n))
     scores = np.zeros((n_games, g.num_scores))
     lengths = np.zeros((n_games, 2), np.int64)
     bar = tqdm(total=n_games, unit="game", disable=not progress, desc=g.spec.short_name)
-    for first in range(0, n_games, CHUNK):
-        count = min(CHUNK, n_games - first)
-        sl = slice(first, first + count)
-        g.ops.simulate(params, np.uint64(base), first, count, seats, rets[sl], scores[sl],
-                       lengths[sl])
+    for start in range(0, n_games, CHUNK):
+        count = min(CHUNK, n_games - start)
+        sl = slice(start, start + count)
+        g.ops.simulate(params, np.uint64(base), first + start, count, seats, w, rets[sl],
+                       scores[sl], lengths[sl])
         bar.update(count)
     bar.close()
-    seeds = derive_range(np.uint64(base), n_games)
-    frame = {"game": str(g), "index": np.arange(n_games), "seed": seeds}
+    seeds = derive_range(np.uint64(base), first + n_games)[first:]
+    frame = {"game": str(g), "index": np.arange(first, first + n_games), "seed": seeds}
     frame.update({f"return_{p}": rets[:, p] for p in range(n)})
     frame.update({f"score_{i}": scores[:, i] for i in range(g.num_scores)})
     frame["winner"] = _winners(rets, g.spec.team_game)

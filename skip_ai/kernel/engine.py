@@ -16,8 +16,9 @@ A game kernel module ``K`` provides, all ``@njit``:
 
 ``apply_action`` also counts the move in ``H_MOVES``.
 
-The functions below are closures over the *module* ``K`` (never over other closures): Numba
-then caches them on disk per game, because a module pickles by name.
+The functions below are closures over the *module* ``K`` and its heuristic module ``H``
+(``agents.heuristics``), never over other closures: Numba then caches them on disk per game,
+because a module pickles by name.
 """
 
 from types import SimpleNamespace
@@ -25,7 +26,8 @@ from types import SimpleNamespace
 import numpy as np
 from numba import njit
 
-from agents.policies import RANDOM
+from agents.heuristics import heuristic_module
+from agents.policies import HEURISTIC, RANDOM
 
 from .rng import derive
 from .state import CHANCE, H_CUR, TERMINAL
@@ -41,6 +43,13 @@ def engine(K) -> SimpleNamespace:
 
 
 def _build(K) -> SimpleNamespace:
+    H = heuristic_module(K)
+    has_heuristic = H is not None
+    if H is None:
+        from agents.heuristics import _none as H
+    # Policy dispatch is written out in each kernel below rather than shared through a
+    # closure: a closure calling another closure is not cached on disk by Numba.
+
     @njit(cache=True)
     def actions(s, out):
         """Chance outcomes at a chance node, legal actions at a decision node, none at the end."""
@@ -65,12 +74,14 @@ def _build(K) -> SimpleNamespace:
         return -1
 
     @njit(cache=True)
-    def simulate(params, base_seed, first, count, seat_policy, rets, scores, lengths):
+    def simulate(params, base_seed, first, count, seat_policy, weights, rets, scores, lengths):
         # lengths[g] = (actions, player moves): every node, and the decisions alone
-        """Play games ``first .. first+count-1`` of the family ``base_seed`` to the end.
+        """Play games ``first .. first+count-1`` of the family ``base_seed`` to the end, seat
+        ``p`` playing kernel policy ``seat_policy[p]`` (with ``weights`` for the heuristic).
 
         Game ``i`` draws everything (deal and moves) from the generator seeded with
-        ``derive(base_seed, i)``, so a game's record does not depend on how a batch is split.
+        ``derive(base_seed, i)``, so a game's record does not depend on how a batch is split,
+        and games with the same seed start from the same deal whoever sits where.
         """
         rng = np.empty(1, np.uint64)
         team = np.empty(scores.shape[1], np.float64)
@@ -85,10 +96,14 @@ def _build(K) -> SimpleNamespace:
                 cur = s[H_CUR]
                 if cur == CHANCE:
                     a = K.sample_chance(s, rng)
-                elif seat_policy[cur] == RANDOM:
-                    a = K.random_legal(s, rng)
                 else:
-                    raise ValueError("simulate: unknown policy code")
+                    code = seat_policy[cur]
+                    if code == RANDOM:
+                        a = K.random_legal(s, rng)
+                    elif code == HEURISTIC:
+                        a = H.act(s, rng, weights)
+                    else:
+                        raise ValueError("unknown kernel policy code")
                 n_moves += cur >= 0
                 K.apply_action(s, a)
                 n_actions += 1
@@ -100,4 +115,5 @@ def _build(K) -> SimpleNamespace:
             lengths[g, 1] = n_moves
         return count
 
-    return SimpleNamespace(actions=actions, checked_apply=checked_apply, simulate=simulate)
+    return SimpleNamespace(actions=actions, checked_apply=checked_apply, simulate=simulate,
+                           heuristic=H if has_heuristic else None)

@@ -1,0 +1,44 @@
+"""The heuristic agent: the game's rule-of-thumb kernel policy as a ``pyspiel.Bot``.
+
+It calls the same ``act`` function (``agents.heuristics.<game>``) that batches and ISMCTS
+rollouts call, on the state's kernel array, with the kernel generator.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyspiel
+
+from agents.factory import agent_kind
+from skip_ai.kernel.rng import make_rng
+from skip_ai.pyspiel_wrapper import KernelGame
+
+
+class HeuristicBot(pyspiel.Bot):
+    """Plays the game's heuristic for whichever player is to move."""
+
+    def __init__(self, game: KernelGame, seed: int = 0, weights: np.ndarray | None = None):
+        pyspiel.Bot.__init__(self)
+        from skip_ai.sim import heuristic_weights
+
+        h = game.ops.heuristic
+        if h is None:
+            raise ValueError(f"{game.spec.short_name} has no heuristic player")
+        self._act = h.act
+        self._w = heuristic_weights(game, weights)
+        self._rng = make_rng(seed)
+
+    def restart_at(self, state: pyspiel.State) -> None:
+        pass
+
+    def step(self, state: pyspiel.State) -> int:
+        if state.is_terminal() or state.is_chance_node():
+            return pyspiel.INVALID_ACTION
+        return int(self._act(state._s, self._rng, self._w))
+
+
+@agent_kind("heuristic")
+def make_heuristic(game: pyspiel.Game, seed: int = 0) -> HeuristicBot:
+    if not isinstance(game, KernelGame):
+        raise ValueError(f"the heuristic agent plays skip_ai games only (got {game})")
+    return HeuristicBot(game, seed)

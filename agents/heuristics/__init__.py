@@ -1,0 +1,29 @@
+"""One rule-of-thumb player per game kernel, as a kernel-level policy.
+
+The module ``agents.heuristics.<name>`` serves the game kernel ``skip_ai.games.<name>``
+(e.g. ``agents.heuristics.guess`` plays ``skip_guess``). It provides, all plain data or ``@njit``:
+
+- ``act(s, rng, w) -> action``: a legal action for the seat to move, ``s[H_CUR]``. It reads only
+  what that seat may know: its own hand, public places, hand sizes, ``NOT_HOLD`` and the game's
+  public slots — never the ``LOC`` of a card hidden from it. ``rng`` breaks ties or randomises;
+  ``w`` holds the weights of its rules of thumb.
+- ``WEIGHTS``: the default weights (float64 array); ``WEIGHT_NAMES``: what each one means.
+
+The module docstring says its rules of thumb in plain words.
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+
+def heuristic_module(kernel: ModuleType) -> ModuleType | None:
+    """The heuristic module of game kernel ``kernel``, or None if the game has none."""
+    name = kernel.__name__.rsplit(".", 1)[-1]
+    try:
+        return importlib.import_module(f"agents.heuristics.{name}")
+    except ModuleNotFoundError as e:
+        if e.name != f"agents.heuristics.{name}":
+            raise
+        return None
