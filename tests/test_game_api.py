@@ -168,6 +168,25 @@ def test_resample_actually_redeals_hidden_cards(variant):
         assert len(worlds) > 1
 
 
+def test_resample_depends_only_on_the_players_information(variant):
+    """Two states that differ only in cards hidden from p resample to the very same world for
+    the same generator (the canonical slot order of ``kernel.resample``): a search built on
+    resampling cannot react to hidden cards."""
+    game = pyspiel.load_game(variant)
+    kernel = REGISTRY[game.get_type().short_name].kernel
+    sigma = np.empty(NUM_CARDS, np.int64)
+    states, _ = random_states(game, seed=19, count=4)
+    for state in states:
+        for p in range(game.num_players()):
+            s = state.kernel_state()
+            other = s.copy()
+            kernel.resample(other, p, make_rng(5), sigma)
+            a, b = s.copy(), other.copy()
+            kernel.resample(a, p, make_rng(6), sigma)
+            kernel.resample(b, p, make_rng(6), sigma)
+            np.testing.assert_array_equal(a, b)
+
+
 def test_openspiel_ismcts_runs_on_the_game():
     from open_spiel.python.algorithms import ismcts, mcts
 

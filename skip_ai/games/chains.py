@@ -475,21 +475,31 @@ def resample(s, p, rng, sigma):
     cards_ = np.empty(NUM_CARDS, np.int64)
     places = np.empty(NUM_CARDS, np.int64)
     known = np.empty(NUM_CARDS, np.int64)
-    m = hidden_slots(s, p, cards_, places, known)
+    occupant = np.empty(NUM_CARDS, np.int64)
+    colours = np.empty(NUM_CARDS, np.int64)
+    for c in range(NUM_CARDS):
+        colours[c] = _colour(c)
+    m = hidden_slots(s, p, colours, cards_, places, known, occupant)
     assign = np.empty(m, np.int64)
-    index = np.empty(m, np.int64)
+    slots = np.empty(m, np.int64)
+    cands = np.empty(m, np.int64)
     part = np.empty(m, np.int64)
     for colour in range(2):
         k = 0
         for i in range(m):
-            if _colour(cards_[i]) == colour:
-                index[k] = i
+            if colours[occupant[i]] == colour:
+                slots[k] = i
                 k += 1
+        j = 0
+        for i in range(m):
+            if colours[cards_[i]] == colour:
+                cands[j] = i
+                j += 1
         # within one colour every hidden card fits every hidden slot
         sample_assignment(np.ones((k, k), np.bool_), k, rng, part)
         for i in range(k):
-            assign[index[i]] = index[part[i]]
-    relabel(s, cards_, places, known, assign, m, sigma)
+            assign[slots[i]] = cands[part[i]]
+    relabel(s, cards_, places, known, occupant, assign, m, sigma)
 
 
 # ----- Python side: declaration and text --------------------------------------------------

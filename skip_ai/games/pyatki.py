@@ -487,13 +487,13 @@ def _building_blocked(s, p):
 
 
 @njit(cache=True, inline="always")
-def _completes(s, cards_, places, assign, m):
+def _completes(s, cards_, places, occupant, assign, m):
     """In the world ``assign``, can the attacker still complete his picks (rule 4)?"""
     att = s[AT_ATTACKER]
     held = s[HAND + att]
     for i in range(m):
         if places[i] == att:
-            held &= ~bit(cards_[i])
+            held &= ~bit(occupant[i])
     for i in range(m):
         if places[i] == att:
             held |= bit(cards_[assign[i]])
@@ -511,10 +511,11 @@ def _take_slot(slots, count, rng):
 
 
 @njit(cache=True)
-def _sample_world(s, cards_, places, m, frozen, rng, assign):
-    """Fill ``assign`` (slot i gets card ``cards_[assign[i]]``): slots in ``frozen`` keep
-    their card, the other hidden cards go uniformly over the other slots among the worlds in
-    which the opener still held the lowest trump of the initial hands (Pyatki §1.3).
+def _sample_world(s, cards_, places, initial, m, keep, rng, assign):
+    """Fill ``assign`` (slot i gets card ``cards_[assign[i]]``): a slot with ``keep[i] ≥ 0``
+    keeps card ``cards_[keep[i]]``, the other hidden cards go uniformly over the other slots
+    among the worlds in which the opener still held the lowest trump of the initial hands
+    (Pyatki §1.3). ``initial[i]``: slot ``i`` belongs to its seat's initial hand.
 
     Only the hidden trumps below every fixed initial trump ("low") can change the opener: the
     lowest of them that lands in an initial hand must land in the opener's. They are placed
@@ -524,10 +525,14 @@ def _sample_world(s, cards_, places, m, frozen, rng, assign):
     NONE = NUM_CARDS
     trumps = ROW << (13 * s[AT_TRUMP])
     opener = s[PY_OPENER]
-    moving = np.int64(0)
+    pinned = np.zeros(m, np.bool_)
     for i in range(m):
-        if not frozen[i]:
-            moving |= bit(cards_[i])
+        if keep[i] >= 0:
+            pinned[keep[i]] = True
+    moving = np.int64(0)
+    for j in range(m):
+        if not pinned[j]:
+            moving |= bit(cards_[j])
     # where the lowest fixed initial trumps are: the opener's, everybody else's
     own, other = NONE, NONE
     if not param(s, P_PAIRS):
@@ -547,11 +552,11 @@ def _sample_world(s, cards_, places, m, frozen, rng, assign):
     others = 0
     na, nn = 0, 0
     for i in range(m):
-        assign[i] = i if frozen[i] else -1
-        if frozen[i]:
+        assign[i] = keep[i]
+        if keep[i] >= 0:
             continue
         seat = places[i]
-        if 0 <= seat < MAX_SEATS and (s[PY_INIT_HAND + seat] >> cards_[i]) & 1:
+        if initial[i]:
             if seat == opener:
                 opener_slots[na] = i
                 na += 1
@@ -563,7 +568,7 @@ def _sample_world(s, cards_, places, m, frozen, rng, assign):
     low = np.empty(m, np.int64)  # indices into cards_, ascending card order
     k = 0
     for i in range(m):  # cards_ is ascending
-        if not frozen[i] and (trumps >> cards_[i]) & 1 and cards_[i] < threshold:
+        if not pinned[i] and (trumps >> cards_[i]) & 1 and cards_[i] < threshold:
             low[k] = i
             k += 1
     # g[j]: the chance that the opener keeps the lowest trump, given low[0..j) all landed
@@ -573,7 +578,7 @@ def _sample_world(s, cards_, places, m, frozen, rng, assign):
     for j in range(k - 1, -1, -1):
         free_out = nn - j
         g[j] = 0.0 if free_out < 0 else (na + free_out * g[j + 1]) / (na + others + free_out)
-    used = np.zeros(m, np.bool_)
+    used = pinned.copy()
     left_out = nn
     for j in range(k):
         w_out = left_out * g[j + 1]
@@ -590,7 +595,7 @@ def _sample_world(s, cards_, places, m, frozen, rng, assign):
     rest = np.empty(m, np.int64)
     r = 0
     for j in range(m):
-        if not frozen[j] and not used[j]:
+        if not used[j]:
             rest[r] = j
             r += 1
     for i in range(m):
@@ -610,20 +615,30 @@ def resample(s, p, rng, sigma):
     cards_ = np.empty(NUM_CARDS, np.int64)
     places = np.empty(NUM_CARDS, np.int64)
     known = np.empty(NUM_CARDS, np.int64)
-    m = hidden_slots(s, p, cards_, places, known)
+    occupant = np.empty(NUM_CARDS, np.int64)
+    in_initial = np.zeros(NUM_CARDS, np.int64)  # the slot kind: part of an initial hand
+    for c in range(NUM_CARDS):
+        seat = s[LOC + c]
+        if 0 <= seat < MAX_SEATS and (s[PY_INIT_HAND + seat] >> c) & 1:
+            in_initial[c] = 1
+    m = hidden_slots(s, p, in_initial, cards_, places, known, occupant)
+    initial = np.empty(m, np.bool_)
+    for i in range(m):
+        initial[i] = in_initial[occupant[i]] == 1
     assign = np.empty(m, np.int64)
-    frozen = np.zeros(m, np.bool_)
+    keep = np.full(m, -1, np.int64)
     check = _building_blocked(s, p)
     found = False
     for _ in range(WORLD_TRIES):
-        _sample_world(s, cards_, places, m, frozen, rng, assign)
-        if not check or _completes(s, cards_, places, assign, m):
+        _sample_world(s, cards_, places, initial, m, keep, rng, assign)
+        if not check or _completes(s, cards_, places, occupant, assign, m):
             found = True
             break
     if not found:
         for i in range(m):
-            frozen[i] = places[i] == s[AT_ATTACKER]
-        _sample_world(s, cards_, places, m, frozen, rng, assign)
+            if places[i] == s[AT_ATTACKER]:
+                keep[i] = np.searchsorted(cards_[:m], occupant[i])
+        _sample_world(s, cards_, places, initial, m, keep, rng, assign)
     # each initial hand keeps its slots, whichever cards now fill them
     hidden = np.int64(0)
     for i in range(m):
@@ -632,10 +647,10 @@ def resample(s, p, rng, sigma):
         init_hand = s[PY_INIT_HAND + seat]
         moved = init_hand & ~hidden
         for i in range(m):
-            if (init_hand >> cards_[i]) & 1:
+            if (init_hand >> occupant[i]) & 1:
                 moved |= bit(cards_[assign[i]])
         s[PY_INIT_HAND + seat] = moved
-    relabel(s, cards_, places, known, assign, m, sigma)
+    relabel(s, cards_, places, known, occupant, assign, m, sigma)
 
 
 # ----- Python side: declaration and text --------------------------------------------------

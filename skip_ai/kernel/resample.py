@@ -8,6 +8,12 @@ that public events proved lacks it (``NOT_HOLD``). It is returned as ``sigma``: 
 the card that now plays ``c``'s part, the identity on every card ``p`` knows, so rewriting a
 history's card ids through ``sigma`` replays to the resampled state.
 
+Canonical order: the candidate cards are listed by id and the slots by what ``p`` can see of
+them (place, ``KNOWN`` bits, and a game's own slot ``kind``), never by the card now in them. So
+the resampled world depends only on ``p``'s information and the generator: two states that
+differ only in cards hidden from ``p`` resample to the same world for the same generator. That
+is what keeps ISMCTS from ever reacting to hidden cards.
+
 Sampling: up to ``REJECTION_TRIES`` uniform shuffles are tried (exactly uniform over the
 consistent worlds when one is accepted); if none fits, a randomised augmenting-path matching
 finds a consistent world, which always exists because the true one is.
@@ -23,15 +29,27 @@ REJECTION_TRIES = 16
 
 
 @njit(cache=True)
-def hidden_slots(s, p, cards, places, known):
-    """The cards hidden from ``p`` with their places and ``KNOWN`` bits; returns their number."""
+def hidden_slots(s, p, kind, cards, places, known, occupant):
+    """The cards hidden from ``p``, ascending, in ``cards``, and their slots in canonical order:
+    slot ``i`` is at ``places[i]`` with ``known[i]``, now holds ``occupant[i]``, and is sorted by
+    (place, known, ``kind[occupant]``). ``kind`` is a per-card class that the slot keeps
+    whichever card fills it (e.g. Chains' colours; zeros where a game has none). Returns the
+    number of hidden cards."""
     m = 0
     for c in range(NUM_CARDS):
         if hidden_from(s, c, p):
             cards[m] = c
-            places[m] = s[LOC + c]
-            known[m] = s[KNOWN + c]
             m += 1
+    keys = np.empty(m, np.int64)
+    for i in range(m):
+        c = cards[i]
+        keys[i] = ((s[LOC + c] + 2) * 64 + s[KNOWN + c]) * 64 + kind[c]
+    order = np.argsort(keys, kind="mergesort")
+    for i in range(m):
+        c = cards[order[i]]
+        occupant[i] = c
+        places[i] = s[LOC + c]
+        known[i] = s[KNOWN + c]
     return m
 
 
@@ -115,13 +133,13 @@ def _random_matching(f, m, rng, assign):
 
 
 @njit(cache=True)
-def relabel(s, cards, places, known, assign, m, sigma):
+def relabel(s, cards, places, known, occupant, assign, m, sigma):
     """Put card ``cards[assign[i]]`` into slot ``i`` and record ``sigma``."""
     for c in range(NUM_CARDS):
         sigma[c] = c
     for i in range(m):
         new = cards[assign[i]]
-        sigma[cards[i]] = new
+        sigma[occupant[i]] = new
         s[LOC + new] = places[i]
         s[KNOWN + new] = known[i]
     rebuild_masks(s)
@@ -134,8 +152,9 @@ def resample_hidden(s, p, rng, sigma):
     cards = np.empty(NUM_CARDS, np.int64)
     places = np.empty(NUM_CARDS, np.int64)
     known = np.empty(NUM_CARDS, np.int64)
-    m = hidden_slots(s, p, cards, places, known)
+    occupant = np.empty(NUM_CARDS, np.int64)
+    m = hidden_slots(s, p, np.zeros(NUM_CARDS, np.int64), cards, places, known, occupant)
     f = default_feasibility(s, cards, places, m)
     assign = np.empty(m, np.int64)
     sample_assignment(f, m, rng, assign)
-    relabel(s, cards, places, known, assign, m, sigma)
+    relabel(s, cards, places, known, occupant, assign, m, sigma)
