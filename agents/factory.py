@@ -73,4 +73,4 @@ def make_agent(spec: str, game: pyspiel.Game, seed: int = 0) -> pyspiel.Bot:
 
 
 def _load_kinds() -> None:
-    from agents import heuristic_agent, random_agent  # noqa: F401  (register themselves)
+    from agents import heuristic_agent, ismcts, random_agent  # noqa: F401  (register themselves)

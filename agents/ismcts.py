@@ -1,0 +1,148 @@
+"""The ISMCTS agent: ``"ismcts(iterations=N)"`` or ``"ismcts(seconds=S)"``.
+
+Options: ``uct_c`` (exploration, rewards in [0, 1]; default 0.7), ``rollout=random|heuristic``,
+``final=visits|value`` (the most visited root action, or the best mean), ``seed``. The search
+itself runs in Numba (:mod:`agents.ismcts_kernel`); this module drives it and keeps the
+statistics of the last search in :attr:`ISMCTSBot.last_search`.
+
+Each search draws from a generator seeded by the bot's seed and the number of actions played so
+far, so a decision depends only on the seed, the budget and what the player knows.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+import pyspiel
+
+from agents.factory import agent_kind
+from agents.ismcts_kernel import META_SIZE, M_ITERATIONS, M_NODES, TREE_COLS, root_children, \
+    search_kernel
+from agents.policies import POLICY_CODES
+from skip_ai.kernel.rng import derive
+from skip_ai.kernel.state import H_MOVES
+from skip_ai.pyspiel_wrapper import KernelGame
+
+INITIAL_NODES = 1 << 14
+TIME_CHUNK = 16
+"""Iterations between two looks at the clock under a time budget (grows to ~20 ms chunks)."""
+
+
+@dataclass
+class SearchStats:
+    """What the last search did: its size, and per root action visits and mean value."""
+    iterations: int
+    seconds: float
+    nodes: int
+    actions: np.ndarray
+    visits: np.ndarray
+    values: np.ndarray
+
+    def iterations_per_second(self) -> float:
+        return self.iterations / self.seconds if self.seconds > 0 else float("nan")
+
+
+class ISMCTSBot(pyspiel.Bot):
+    """Single-observer ISMCTS for whichever player is to move."""
+
+    def __init__(self, game: KernelGame, seed: int = 0, iterations: int | None = None,
+                 seconds: float | None = None, uct_c: float = 0.7, rollout: str = "random",
+                 final: str = "visits", weights: np.ndarray | None = None):
+        pyspiel.Bot.__init__(self)
+        from skip_ai.sim import heuristic_weights
+
+        if (iterations is None) == (seconds is None):
+            raise ValueError("ismcts needs exactly one budget: iterations=N or seconds=S")
+        if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
+            raise ValueError(f"ismcts: iterations must be a positive integer (got {iterations})")
+        if seconds is not None and not seconds > 0:
+            raise ValueError(f"ismcts: seconds must be positive (got {seconds})")
+        if rollout not in ("random", "heuristic"):
+            raise ValueError(f"ismcts: rollout must be random or heuristic (got {rollout!r})")
+        if rollout == "heuristic" and game.ops.heuristic is None:
+            raise ValueError(f"ismcts: {game.spec.short_name} has no heuristic for rollouts")
+        if final not in ("visits", "value"):
+            raise ValueError(f"ismcts: final must be visits or value (got {final!r})")
+        if not uct_c >= 0:
+            raise ValueError(f"ismcts: uct_c must be ≥ 0 (got {uct_c})")
+        self.game = game
+        self.seed = int(seed)
+        self.iterations, self.seconds = iterations, seconds
+        self.uct_c, self.final = float(uct_c), final
+        self.rollout = POLICY_CODES[rollout]
+        self.weights = heuristic_weights(game, weights)
+        self.lo = game.min_utility()
+        self.span = game.max_utility() - game.min_utility()
+        self.kernel = search_kernel(game.spec.kernel)
+        self.last_search: SearchStats | None = None
+
+    def restart_at(self, state: pyspiel.State) -> None:
+        pass
+
+    def provides_policy(self) -> bool:
+        return True
+
+    def step_with_policy(self, state: pyspiel.State):
+        """The root visit distribution as the policy, and the chosen action."""
+        legal = state.legal_actions()
+        if not legal:
+            return [], pyspiel.INVALID_ACTION
+        stats = self.search(state)
+        total = stats.visits.sum()
+        policy = [(int(a), float(v) / total) for a, v in zip(stats.actions, stats.visits)]
+        if self.final == "visits":
+            best = np.lexsort((-stats.values, -stats.visits))[0]
+        else:
+            best = np.lexsort((-stats.visits, -stats.values))[0]
+        return policy, int(stats.actions[best])
+
+    def step(self, state: pyspiel.State) -> int:
+        return self.step_with_policy(state)[1]
+
+    def search(self, state: pyspiel.State) -> SearchStats:
+        """Search from ``state`` for the player to move; the statistics are also kept in
+        :attr:`last_search`."""
+        root = state._s.copy()
+        rng = np.array([derive(np.uint64(self.seed), int(root[H_MOVES]))], np.uint64)
+        tree = np.empty((INITIAL_NODES, TREE_COLS), np.int64)
+        value = np.empty(INITIAL_NODES, np.float64)
+        meta = np.zeros(META_SIZE, np.int64)
+        run = self.kernel.run
+        start = time.perf_counter()
+        chunk = TIME_CHUNK
+        while True:
+            if self.iterations is not None:
+                want = self.iterations - int(meta[M_ITERATIONS])
+                if want <= 0:
+                    break
+            else:
+                elapsed = time.perf_counter() - start
+                if elapsed >= self.seconds:
+                    break
+                want = chunk
+            t0 = time.perf_counter()
+            run(root, rng, want, tree, value, meta, self.uct_c, self.rollout, self.weights,
+                self.lo, self.span)
+            if self.seconds is not None and time.perf_counter() - t0 < 0.01:
+                chunk *= 2
+            if int(meta[M_NODES]) + 2 * 512 >= len(tree):  # nearly full: grow
+                tree = np.concatenate([tree, np.empty_like(tree)])
+                value = np.concatenate([value, np.empty_like(value)])
+        seconds = time.perf_counter() - start
+        k_max = int(meta[M_NODES])
+        actions = np.empty(k_max, np.int64)
+        visits = np.empty(k_max, np.int64)
+        values = np.empty(k_max, np.float64)
+        k = root_children(tree, value, actions, visits, values)
+        self.last_search = SearchStats(int(meta[M_ITERATIONS]), seconds, k_max, actions[:k],
+                                       visits[:k], values[:k])
+        return self.last_search
+
+
+@agent_kind("ismcts")
+def make_ismcts(game: pyspiel.Game, seed: int = 0, **kwargs) -> ISMCTSBot:
+    if not isinstance(game, KernelGame):
+        raise ValueError(f"the ismcts agent plays skip_ai games only (got {game})")
+    return ISMCTSBot(game, seed, **kwargs)
