@@ -73,4 +73,5 @@ def make_agent(spec: str, game: pyspiel.Game, seed: int = 0) -> pyspiel.Bot:
 
 
 def _load_kinds() -> None:
-    from agents import heuristic_agent, ismcts, random_agent  # noqa: F401  (register themselves)
+    from agents import (heuristic_agent, human, ismcts, openspiel_bots,  # noqa: F401
+                        random_agent)  # (each registers its kinds)

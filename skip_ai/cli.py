@@ -1,4 +1,5 @@
-"""The ``skip-ai`` command line: list games, watch one, simulate a batch."""
+"""The ``skip-ai`` command line: list games, watch or play one, match two agents, simulate a
+batch."""
 
 from __future__ import annotations
 
@@ -35,8 +36,9 @@ def _play(args: argparse.Namespace) -> int:
 
     game = load(args.game)
     rng = make_rng(args.seed)
-    bots = [make_agent(args.agent, game, seed=args.seed + 1 + p)
-            for p in range(game.num_players())]
+    specs = _seat_specs(args.seat, args.others, game.num_players())
+    bots = [make_agent(spec, game, seed=args.seed + 1 + p) for p, spec in enumerate(specs)]
+    humans = {p for p, spec in enumerate(specs) if spec.strip() == "human"}
     state = game.new_initial_state()
     names = _score_names(game)
     print(f"{game}  (seed {args.seed})")
@@ -51,7 +53,8 @@ def _play(args: argparse.Namespace) -> int:
             state.apply_action(action)
             continue
         if not dealt:
-            print("\nAfter the deal:\n" + str(state) + "\n")
+            if not humans:  # a person at the table must not see the others' hands
+                print("\nAfter the deal:\n" + str(state) + "\n")
             dealt = True
         player = state.current_player()
         action = bots[player].step(state)
@@ -64,6 +67,26 @@ def _play(args: argparse.Namespace) -> int:
             print(f"      scores: {now}")
     print("\nFinal position:\n" + str(state))
     print(f"returns {state.returns()}  scores {state.scores()}")
+    return 0
+
+
+def _seat_specs(seats: list[str], others: str, n: int) -> list[str]:
+    """The agent spec of every seat from ``--seat P=SPEC`` options and ``--others``."""
+    specs = [others] * n
+    for item in seats:
+        seat, sep, spec = item.partition("=")
+        if not sep or not seat.strip().isdigit() or not spec.strip():
+            raise ValueError(f"--seat expects SEAT=SPEC, e.g. 0=human (got {item!r})")
+        if not 0 <= int(seat) < n:
+            raise ValueError(f"--seat {item!r}: seats are 0..{n - 1}")
+        specs[int(seat)] = spec.strip()
+    return specs
+
+
+def _match(args: argparse.Namespace) -> int:
+    from skip_ai.match import match
+
+    print(match(args.game, args.spec_a, args.spec_b, args.n, seed=args.seed, progress=True))
     return 0
 
 
@@ -106,7 +129,17 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="print one game move by move")
     play.add_argument("game", help='a game string, e.g. "skip_columns(players=4)"')
     play.add_argument("--seed", type=int, default=0)
-    play.add_argument("--agent", default="random", help="agent spec for every seat")
+    play.add_argument("--seat", action="append", default=[], metavar="SEAT=SPEC",
+                      help='the agent at one seat, e.g. 0=human (repeatable)')
+    play.add_argument("--others", "--agent", default="random", metavar="SPEC",
+                      help='agent spec for every other seat, e.g. "ismcts(seconds=1)"')
+    mat = sub.add_parser("match", help="duplicate deals between two agents: A's score")
+    mat.add_argument("game")
+    mat.add_argument("spec_a", help='agent A, e.g. "ismcts(iterations=1000)"')
+    mat.add_argument("spec_b", help="agent B")
+    mat.add_argument("-n", type=int, default=100, help="number of deals (each played in "
+                     "every seating)")
+    mat.add_argument("--seed", type=int, default=0)
     simp = sub.add_parser("simulate", help="play a batch inside the kernel and summarise it")
     simp.add_argument("game")
     simp.add_argument("-n", type=int, default=10000, help="number of games")
@@ -120,12 +153,16 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     import skip_ai  # noqa: F401  (registers the games)
 
-    handler = {"games": _games, "play": _play, "simulate": _simulate}[args.command]
+    handler = {"games": _games, "play": _play, "match": _match,
+               "simulate": _simulate}[args.command]
     try:
         return handler(args)
     except (ValueError, pyspiel.SpielError) as e:
         print(f"skip-ai: error: {e}", file=sys.stderr)
         return 2
+    except EOFError as e:
+        print(f"skip-ai: {e}", file=sys.stderr)
+        return 1
     except BrokenPipeError:  # output piped into e.g. `head`, which stopped reading
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0

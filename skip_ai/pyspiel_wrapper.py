@@ -234,17 +234,25 @@ class KernelState(pyspiel.State):
         p = self._check_player(player)
         spec, s = self.spec, self._s
         out = [f"p{p}"]
-        for action, entry in zip(self.history(), self._log):
-            actor, vis = (entry & 7) - 1, entry >> 3
-            label = "c" if actor == CHANCE else str(actor)
-            if (vis >> p) & 1:
-                out.append(f"{label}:{spec.action_to_string(s, actor, action)}")
-            else:
-                seen_by = "".join(str(q) for q in range(int(s[0])) if (vis >> q) & 1)
-                out.append(f"{label}:?{seen_by}")
+        for actor, text in self.history_seen_by(p):
+            out.append(f"{'c' if actor == CHANCE else actor}:{text}")
         if spec.public_record is not None:
             out.append(spec.public_record(s))
         return " ".join(out)
+
+    def history_seen_by(self, player: int) -> list[tuple[int, str]]:
+        """Every action so far as ``player`` saw it: (actor, text), where a card seen only by
+        others shows as ``?`` plus the seats that saw it."""
+        spec, s = self.spec, self._s
+        out = []
+        for action, entry in zip(self.history(), self._log):
+            actor, vis = (entry & 7) - 1, entry >> 3
+            if (vis >> player) & 1:
+                out.append((actor, spec.action_to_string(s, actor, action)))
+            else:
+                seen_by = "".join(str(q) for q in range(int(s[0])) if (vis >> q) & 1)
+                out.append((actor, f"?{seen_by}"))
+        return out
 
     def observation_string(self, player: int | None = None) -> str:
         return self.spec.render_observation(self._s, self._check_player(player))

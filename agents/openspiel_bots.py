@@ -1,0 +1,65 @@
+"""OpenSpiel's own bots on our games, as the reference to beat.
+
+``"openspiel_ismcts(iterations=N)"`` or ``"openspiel_ismcts(seconds=S)"`` (plus ``uct_c``,
+default 2.0 as in OpenSpiel's examples, and ``rollouts``, default 1): OpenSpiel's Python
+ISMCTS with random-rollout evaluation, resampling worlds through our games'
+``resample_from_infostate``, final move by most visits.
+
+OpenSpiel's plain MCTS is not offered: it searches the true state, which in these games means
+reading the other players' hands.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pyspiel
+from open_spiel.python.algorithms import ismcts, mcts
+
+from agents.factory import agent_kind
+
+
+class _TimeUp(Exception):
+    pass
+
+
+class OpenSpielISMCTS(ismcts.ISMCTSBot):
+    """OpenSpiel's ISMCTSBot with an optional wall-time budget per move."""
+
+    def __init__(self, game: pyspiel.Game, seed: int, iterations: int | None,
+                 seconds: float | None, uct_c: float, rollouts: int):
+        if (iterations is None) == (seconds is None):
+            raise ValueError("openspiel_ismcts needs exactly one budget: iterations=N or "
+                             "seconds=S")
+        rs = np.random.RandomState(seed % (1 << 32))
+        evaluator = mcts.RandomRolloutEvaluator(n_rollouts=rollouts, random_state=rs)
+        super().__init__(game, evaluator, uct_c=uct_c,
+                         max_simulations=iterations if iterations else 1 << 40,
+                         random_state=rs,
+                         final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT)
+        self._seconds = seconds
+        self._deadline = float("inf")
+        self.last_iterations = 0
+
+    def run_search(self, state):
+        self.last_iterations = 0
+        if self._seconds is not None:
+            self._deadline = time.perf_counter() + self._seconds
+        try:
+            return super().run_search(state)
+        except _TimeUp:
+            return self.get_final_policy(state, self._root_node)
+
+    def sample_root_state(self, state):
+        if self.last_iterations > 0 and time.perf_counter() >= self._deadline:
+            raise _TimeUp
+        self.last_iterations += 1
+        return super().sample_root_state(state)
+
+
+@agent_kind("openspiel_ismcts")
+def make_openspiel_ismcts(game: pyspiel.Game, seed: int = 0, iterations: int | None = None,
+                          seconds: float | None = None, uct_c: float = 2.0,
+                          rollouts: int = 1) -> OpenSpielISMCTS:
+    return OpenSpielISMCTS(game, seed, iterations, seconds, uct_c, rollouts)

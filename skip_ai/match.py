@@ -1,0 +1,101 @@
+"""Duplicate matches between any two agents (``skip-ai match``).
+
+Each deal is played in every seating of :func:`skip_ai.duplicate.seatings` (teams swapped; every
+other seat rotated in games played each for themselves). Chance draws come from the deal's own
+generator, separate from the players', so every game of a deal starts from the same cards. Each
+player of each game is built fresh from its spec with a seed derived from the deal, so a game's
+record depends only on (seed, deal, seating).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import pyspiel
+from tqdm import tqdm
+
+from agents import make_agent
+from skip_ai.duplicate import score_a, seatings
+from skip_ai.kernel.rng import base_seed, below, derive, make_rng
+from skip_ai.pyspiel_wrapper import KernelGame, load
+from skip_ai.stats import mean_interval
+
+
+@dataclass
+class MatchResult:
+    """A's mean score over the deals with a 95% interval, and one row per game."""
+    game: str
+    spec_a: str
+    spec_b: str
+    deals: int
+    score: float
+    lo: float
+    hi: float
+    games: pd.DataFrame
+
+    def __str__(self) -> str:
+        secs = self.games[["seconds_a", "seconds_b"]].sum() / self.games.moves_a.clip(1).sum()
+        return (f"{self.game}: A = {self.spec_a}  vs  B = {self.spec_b}\n"
+                f"A's score {self.score:.3f}  95% interval [{self.lo:.3f}, {self.hi:.3f}]  "
+                f"over {self.deals} deals ({len(self.games)} games; 1 = A always wins)\n"
+                f"thinking time per move: A {secs.seconds_a * 1e3:.1f} ms, "
+                f"B {secs.seconds_b * 1e3:.1f} ms")
+
+
+def play_seating(game: KernelGame, deal_seed: int, a_seats: np.ndarray,
+                 spec_a: str, spec_b: str) -> dict:
+    """Play one game of a deal: A's spec at ``a_seats``, B's elsewhere. Returns the final
+    state, the returns, the length and each side's thinking time and moves."""
+    k = 2 * int(np.flatnonzero(a_seats)[0])  # bots' seeds differ by seating
+    bot_a = make_agent(spec_a, game, seed=int(derive(np.uint64(deal_seed), k + 1)))
+    bot_b = make_agent(spec_b, game, seed=int(derive(np.uint64(deal_seed), k + 2)))
+    rng = make_rng(deal_seed)
+    state = game.new_initial_state()
+    spent = [0.0, 0.0]
+    moves = [0, 0]
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[below(rng, len(outcomes))][0])
+            continue
+        side = 0 if a_seats[state.current_player()] else 1
+        t0 = time.perf_counter()
+        action = (bot_a if side == 0 else bot_b).step(state)
+        spent[side] += time.perf_counter() - t0
+        moves[side] += 1
+        state.apply_action(action)
+    return {"state": state, "returns": np.array(state.returns()),
+            "num_actions": len(state.history()),
+            "seconds_a": spent[0], "seconds_b": spent[1], "moves_a": moves[0],
+            "moves_b": moves[1]}
+
+
+def match(game: str | KernelGame, spec_a: str, spec_b: str, n_deals: int, seed: int = 0,
+          progress: bool = False) -> MatchResult:
+    """Play ``n_deals`` duplicate deals of ``game`` between agent specs A and B."""
+    g = load(game) if isinstance(game, str) else game
+    if n_deals < 1:
+        raise ValueError(f"a match needs at least one deal (got {n_deals})")
+    for spec in (spec_a, spec_b):
+        make_agent(spec, g)  # a bad spec fails before any game is played
+    base = np.uint64(base_seed(seed))
+    rows = []
+    layouts = seatings(g)
+    bar = tqdm(total=n_deals * len(layouts), unit="game", disable=not progress, desc="match")
+    for deal in range(n_deals):
+        deal_seed = int(derive(base, deal))
+        for k, a_seats in enumerate(layouts):
+            r = play_seating(g, deal_seed, a_seats, spec_a, spec_b)
+            rows.append({"deal": deal, "seating": k, "seed": deal_seed,
+                         "score_a": float(score_a(r["returns"][None, :], a_seats, g)[0]),
+                         **{f"return_{p}": float(x) for p, x in enumerate(r["returns"])},
+                         **{key: r[key] for key in ("num_actions", "seconds_a", "seconds_b",
+                                                    "moves_a", "moves_b")}})
+            bar.update(1)
+    bar.close()
+    df = pd.DataFrame(rows)
+    mean, lo, hi = mean_interval(df.groupby("deal").score_a.mean().to_numpy())
+    return MatchResult(str(g), spec_a, spec_b, n_deals, mean, lo, hi, df)

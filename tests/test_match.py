@@ -1,0 +1,77 @@
+"""Duplicate matches between agents, OpenSpiel's ISMCTS as an agent, ``skip-ai match``."""
+
+import numpy as np
+import pyspiel
+import pytest
+
+from agents import make_agent
+from skip_ai.cli import main
+from skip_ai.duplicate import seatings
+from skip_ai.match import match, play_seating
+
+
+def test_seatings_swap_teams_or_rotate_seats():
+    team = pyspiel.load_game("skip_guess(players=6)")
+    assert [list(m) for m in seatings(team)] == [[True] * 3 + [False] * 3,
+                                                 [False] * 3 + [True] * 3]
+    solo = pyspiel.load_game("skip_pyatki(players=3)")
+    layouts = seatings(solo)
+    assert len(layouts) == 3 and all(m.sum() == 2 for m in layouts)
+    assert np.array(layouts).sum(axis=0).tolist() == [2, 2, 2]
+
+
+def test_both_games_of_a_deal_start_from_the_same_cards():
+    game = pyspiel.load_game("skip_domino(players=4)")
+    deals = []
+    for a_seats in seatings(game):
+        state = play_seating(game, 12345, a_seats, "random", "random")["state"]
+        history = state.full_history()
+        first_move = next(i for i, item in enumerate(history) if item.player >= 0)
+        deals.append([item.action for item in history[:first_move]])
+    assert deals[0] == deals[1] and len(deals[0]) >= 24
+
+
+def test_match_is_reproducible_and_scores_a():
+    a = match("skip_columns(players=2,deck=36)", "ismcts(iterations=40)", "random", 4, seed=3)
+    b = match("skip_columns(players=2,deck=36)", "ismcts(iterations=40)", "random", 4, seed=3)
+    cols = ["deal", "seating", "seed", "score_a", "return_0", "return_1", "num_actions"]
+    assert a.games[cols].equals(b.games[cols])
+    assert len(a.games) == 8 and a.deals == 4
+    assert a.lo <= a.score <= a.hi
+    assert np.allclose(a.games.score_a, (1 + np.where(a.games.seating == 0, a.games.return_0,
+                                                      a.games.return_1)) / 2)
+
+
+def test_match_errors_name_the_problem():
+    with pytest.raises(ValueError, match="unknown agent 'genius'"):
+        match("skip_columns", "genius", "random", 2)
+    with pytest.raises(ValueError, match="at least one deal"):
+        match("skip_columns", "random", "random", 0)
+
+
+def test_openspiel_ismcts_agent_plays_legal_moves_within_its_budget():
+    game = pyspiel.load_game("skip_columns(players=2,deck=36)")
+    bot = make_agent("openspiel_ismcts(iterations=20)", game, seed=1)
+    timed = make_agent("openspiel_ismcts(seconds=0.05)", game, seed=1)
+    state = game.new_initial_state()
+    rng = np.random.default_rng(0)
+    moves = 0
+    while not state.is_terminal() and moves < 12:
+        if state.is_chance_node():
+            state.apply_action(int(rng.choice(state.legal_actions())))
+            continue
+        assert bot.step(state) in state.legal_actions()
+        action = timed.step(state)
+        assert action in state.legal_actions() and timed.last_iterations >= 1
+        state.apply_action(action)
+        moves += 1
+    with pytest.raises(ValueError, match="exactly one budget"):
+        make_agent("openspiel_ismcts", game)
+
+
+def test_cli_match(capsys):
+    assert main(["match", "skip_columns(players=2,deck=36)", "ismcts(iterations=30)",
+                 "random", "-n", "2", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "A's score" in out and "over 2 deals (4 games" in out
+    assert main(["match", "skip_columns", "random", "nobody(x=1)", "-n", "2"]) == 2
