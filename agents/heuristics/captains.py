@@ -7,14 +7,15 @@ opponent beats it, with a card of the own colour of its suit worth more than the
 counts, for each move, the piles it expects its team to keep or the opponents to lose:
 
 - A pile's **risk** is the chance that one of the cards that could beat it (own colour, the
-  mover cannot see them) is with an opponent; it is zero for a pile worth 15 or more, and in
-  Little Country for a married King or Queen and a child (a lone Queen fears only the Ace).
+  mover cannot see them) is with an opponent; it is zero for a pile worth 14 or more (a lone
+  Ace), and in Little Country for a married King or Queen and a child (a lone Queen fears only
+  the Ace).
 - LAY scores one pile minus its risk; ADD scores the risk it takes off the pile (2 + J = 13 is
   safer than a lone 2, but it is one pile, not two); in Little Country a King or Queen that
   marries also scores the risk it takes off its spouse, and a CHILD is one safe pile.
-- BEAT scores ``beat`` (a pile the opponents lose, before they can make it safe), less
-  ``overkill`` per point the beating card is worth above the pile: the lowest card that does it
-  goes, the higher ones wait for bigger piles.
+- BEAT scores ``beat``, a pile the opponents lose (a little less than a safe LAY, which goes
+  first), less ``overkill`` per point the beating card is worth above the pile: the lowest
+  card that does it goes, the higher ones wait for bigger piles.
 - Ties at random.
 
 Weights:
@@ -33,13 +34,13 @@ from skip_ai.kernel.fields import F_FLAGS, F_SIZE, F_SUIT, F_SUM, F_TOP, value
 from skip_ai.kernel.rng import uniform
 from skip_ai.kernel.state import H_CUR, param, team_of
 
-WEIGHTS = np.array([1.2, 0.02])
+WEIGHTS = np.array([0.8, 0.1])
 WEIGHT_NAMES = ("beat", "overkill")
 BEAT, OVERKILL = 0, 1
 
 MAX_MOVES = K.CHILD0 + 54
-SAFE = 15
-"""No card beats a pile worth this much (an Ace is 14)."""
+ACE = 14
+"""No card beats a pile worth more than an Ace."""
 JITTER = 1e-6
 """Random tie-break added to each score, far below any real difference."""
 HIGH_CARDS = np.int64(0b1110) << 9
@@ -50,7 +51,7 @@ HIGH = HIGH_CARDS | HIGH_CARDS << 13 | HIGH_CARDS << 26 | HIGH_CARDS << 39
 @njit(cache=True, inline="always")
 def above(total, suit):
     """The cards of ``suit`` worth more than ``total``."""
-    if total >= SAFE - 1:
+    if total >= ACE:
         return np.int64(0)
     return (K.SUIT_CARDS & ~((np.int64(1) << (total - 1)) - 1)) << (13 * suit)
 
