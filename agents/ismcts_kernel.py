@@ -78,9 +78,10 @@ def _build(K) -> SimpleNamespace:
         cap = tree.shape[0]
         if meta[M_NODES] == 0:
             _new_node(tree, value, meta, -1)
+        s = root.copy()
         done = 0
         while done < iterations and meta[M_NODES] + NODE_MARGIN < cap:
-            s = root.copy()
+            s[:] = root
             K.resample(s, obs, rng, sigma)
             node = 0
             depth = 0
@@ -135,7 +136,7 @@ def _build(K) -> SimpleNamespace:
     return SimpleNamespace(run=run)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _new_node(tree, value, meta, key):
     nd = meta[M_NODES]
     meta[M_NODES] = nd + 1
@@ -148,7 +149,7 @@ def _new_node(tree, value, meta, key):
     return nd
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _child(tree, value, meta, node, key):
     """The child of ``node`` with ``key``, created (in key order) if missing."""
     prev = -1
@@ -167,7 +168,7 @@ def _child(tree, value, meta, node, key):
     return nd
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _select(tree, value, node, legal, n, cur, uct_c, rng):
     """Count availability of the legal children of ``node`` and return the best by UCB, or
     ``-(i + 1)`` for a uniformly chosen legal action ``legal[i]`` that has no child yet.
@@ -175,13 +176,21 @@ def _select(tree, value, node, legal, n, cur, uct_c, rng):
     Children and ``legal`` are both in ascending order, so one merge pass matches them."""
     untried = 0
     pick = -1
+    best = -1
+    best_score = -1.0
     c = tree[node, FIRST]
     for i in range(n):
         key = legal[i] * 8 + cur + 1
         while c >= 0 and tree[c, KEY] < key:
             c = tree[c, NEXT]
         if c >= 0 and tree[c, KEY] == key:
-            tree[c, AVAIL] += 1
+            avail = tree[c, AVAIL] + 1
+            tree[c, AVAIL] = avail
+            visits = tree[c, VISITS]
+            score = value[c] / visits + uct_c * np.sqrt(np.log(avail) / visits)
+            if score > best_score:
+                best_score = score
+                best = c
         else:
             untried += 1
             if below(rng, untried) == 0:  # reservoir sampling: uniform over the untried
@@ -189,18 +198,6 @@ def _select(tree, value, node, legal, n, cur, uct_c, rng):
     if untried > 0:
         # the chosen action's child does not exist; availability is counted at creation
         return -(pick + 1)
-    best = -1
-    best_score = -1.0
-    c = tree[node, FIRST]
-    for i in range(n):
-        key = legal[i] * 8 + cur + 1
-        while tree[c, KEY] < key:
-            c = tree[c, NEXT]
-        visits = tree[c, VISITS]
-        score = value[c] / visits + uct_c * np.sqrt(np.log(tree[c, AVAIL]) / visits)
-        if score > best_score:
-            best_score = score
-            best = c
     return best
 
 

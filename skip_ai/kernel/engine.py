@@ -115,5 +115,22 @@ def _build(K) -> SimpleNamespace:
             lengths[g, 1] = n_moves
         return count
 
+    @njit(cache=True)
+    def playouts(root, rng, count):
+        """Play ``count`` random games to the end from copies of ``root``; returns the number
+        of actions applied (the benchmark's yardstick for one ISMCTS iteration)."""
+        total = 0
+        for _ in range(count):
+            s = root.copy()
+            while s[H_CUR] != TERMINAL:
+                if s[H_CUR] == CHANCE:
+                    a = K.sample_chance(s, rng)
+                else:
+                    a = K.random_legal(s, rng)
+                K.apply_action(s, a)
+                total += 1
+        return total
+
     return SimpleNamespace(actions=actions, checked_apply=checked_apply, simulate=simulate,
+                           playouts=playouts,
                            heuristic=H if has_heuristic else None)

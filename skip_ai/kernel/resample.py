@@ -39,15 +39,19 @@ def hidden_slots(s, p, kind, cards, places, known, occupant):
     for c in range(NUM_CARDS):
         if hidden_from(s, c, p):
             cards[m] = c
+            # insertion sort by key (``known`` holds the keys meanwhile); stable, as the cards
+            # come in ascending order
+            key = ((s[LOC + c] + 2) * 64 + s[KNOWN + c]) * 64 + kind[c]
+            j = m
+            while j > 0 and known[j - 1] > key:
+                known[j] = known[j - 1]
+                occupant[j] = occupant[j - 1]
+                j -= 1
+            known[j] = key
+            occupant[j] = c
             m += 1
-    keys = np.empty(m, np.int64)
     for i in range(m):
-        c = cards[i]
-        keys[i] = ((s[LOC + c] + 2) * 64 + s[KNOWN + c]) * 64 + kind[c]
-    order = np.argsort(keys, kind="mergesort")
-    for i in range(m):
-        c = cards[order[i]]
-        occupant[i] = c
+        c = occupant[i]
         places[i] = s[LOC + c]
         known[i] = s[KNOWN + c]
     return m
@@ -67,15 +71,21 @@ def default_feasibility(s, cards, places, m):
     return f
 
 
+@njit(cache=True, inline="always")
+def shuffle(m, rng, assign):
+    """A uniform permutation of ``0 .. m-1`` into ``assign`` (Fisher–Yates)."""
+    for i in range(m):
+        assign[i] = i
+    for i in range(m - 1, 0, -1):
+        j = below(rng, i + 1)
+        assign[i], assign[j] = assign[j], assign[i]
+
+
 @njit(cache=True)
 def sample_assignment(f, m, rng, assign):
     """Fill ``assign[i]`` with the index of the card for slot ``i`` so that ``f`` allows it."""
     for _ in range(REJECTION_TRIES):
-        for i in range(m):
-            assign[i] = i
-        for i in range(m - 1, 0, -1):
-            j = below(rng, i + 1)
-            assign[i], assign[j] = assign[j], assign[i]
+        shuffle(m, rng, assign)
         ok = True
         for i in range(m):
             if not f[i, assign[i]]:
@@ -154,7 +164,15 @@ def resample_hidden(s, p, rng, sigma):
     known = np.empty(NUM_CARDS, np.int64)
     occupant = np.empty(NUM_CARDS, np.int64)
     m = hidden_slots(s, p, np.zeros(NUM_CARDS, np.int64), cards, places, known, occupant)
-    f = default_feasibility(s, cards, places, m)
     assign = np.empty(m, np.int64)
-    sample_assignment(f, m, rng, assign)
+    hidden = np.int64(0)
+    for i in range(m):
+        hidden |= np.int64(1) << cards[i]
+    constrained = False
+    for seat in range(MAX_SEATS):
+        constrained |= (s[NOT_HOLD + seat] & hidden) != 0
+    if constrained:
+        sample_assignment(default_feasibility(s, cards, places, m), m, rng, assign)
+    else:  # every world fits: the first shuffle, which the sampler would accept as well
+        shuffle(m, rng, assign)
     relabel(s, cards, places, known, occupant, assign, m, sigma)

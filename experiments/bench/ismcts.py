@@ -1,0 +1,127 @@
+"""ISMCTS benchmark: our Numba search against OpenSpiel's Python ISMCTS, in one run.
+
+For each game, from one mid-deal decision state (the same state for every measurement):
+
+- iterations/s of our ISMCTS (``agents.ismcts``, random rollouts), and of OpenSpiel's Python
+  ``ISMCTSBot`` driving the same pyspiel game through ``resample_from_infostate``; the ratio
+  (target ≥ 50×);
+- the cost of one iteration against one random playout from the same state in the kernel
+  (target ≤ 3×);
+- the memory a 100,000-iteration search allocates (tracemalloc peak: the tree arrays and every
+  other NumPy or Python allocation; target ≤ 200 MB);
+- baseline: OpenSpiel's Python ISMCTS on OpenSpiel's own ``python_team_dominoes``.
+
+Usage: ``python experiments/bench/ismcts.py [--games G ...] [--ours N] [--theirs N]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+import tracemalloc
+
+import numpy as np
+import pyspiel
+from open_spiel.python.algorithms import ismcts, mcts
+
+DEFAULT_GAMES = [
+    "skip_columns(players=4)", "skip_domino(players=4)", "skip_fours", "skip_brook(players=4)",
+    "skip_guess(players=4)", "skip_two_captains(players=4)", "skip_little_country(players=4)",
+    "skip_harvest(players=4)", "skip_chains(players=4)", "skip_pyatki(players=4)",
+    "skip_pyatki_pairs",
+]
+
+
+def mid_state(game: pyspiel.Game, seed: int, fraction: float = 0.25) -> pyspiel.State:
+    """The decision state about ``fraction`` of the way into one random game."""
+    rng = np.random.default_rng(seed)
+    state, decisions = game.new_initial_state(), []
+    while not state.is_terminal():
+        if state.is_player_node() and len(state.legal_actions()) > 1:
+            decisions.append(state.clone())
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    return decisions[int(fraction * (len(decisions) - 1))]
+
+
+def openspiel_rate(game: pyspiel.Game, state: pyspiel.State, iterations: int) -> float:
+    rs = np.random.RandomState(0)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rs), uct_c=2.0,
+                           max_simulations=iterations, random_state=rs)
+    start = time.perf_counter()
+    bot.run_search(state)
+    return iterations / (time.perf_counter() - start)
+
+
+def ours(game: pyspiel.Game, state: pyspiel.State, iterations: int) -> tuple[float, int]:
+    """Iterations/s and nodes of one search of ``iterations``."""
+    from agents import make_agent
+
+    make_agent("ismcts(iterations=50)", game).step(state)  # compile / load from cache
+    bot = make_agent(f"ismcts(iterations={iterations})", game, seed=1)
+    bot.step(state)
+    return bot.last_search.iterations_per_second(), bot.last_search.nodes
+
+
+def playout_rate(game: pyspiel.Game, state: pyspiel.State, count: int) -> float:
+    """Random playouts/s from ``state`` in the kernel (a fresh determinization first, as an
+    ISMCTS iteration does)."""
+    from skip_ai.kernel.rng import make_rng
+    from skip_ai.kernel.state import NUM_CARDS
+
+    world = state.kernel_state()
+    game.spec.kernel.resample(world, state.current_player(), make_rng(3),
+                              np.empty(NUM_CARDS, np.int64))
+    game.ops.playouts(world, make_rng(1), 10)
+    start = time.perf_counter()
+    game.ops.playouts(world, make_rng(1), count)
+    return count / (time.perf_counter() - start)
+
+
+def peak_mb(game: pyspiel.Game, state: pyspiel.State, iterations: int) -> float:
+    from agents import make_agent
+
+    bot = make_agent(f"ismcts(iterations={iterations})", game, seed=2)
+    tracemalloc.start()
+    bot.step(state)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return peak / 2**20
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", nargs="+", default=DEFAULT_GAMES)
+    parser.add_argument("--ours", type=int, default=20000, help="iterations of our search")
+    parser.add_argument("--theirs", type=int, default=200, help="iterations of OpenSpiel's")
+    parser.add_argument("--memory-iterations", type=int, default=100000)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    import skip_ai  # noqa: F401
+
+    print("| game | ours it/s | OpenSpiel it/s | ratio | playouts/s | iteration / playout "
+          "| nodes | MB at 100k it |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for name in args.games:
+        game = pyspiel.load_game(name)
+        state = mid_state(game, args.seed)
+        rate, nodes = ours(game, state, args.ours)
+        theirs = openspiel_rate(game, state, args.theirs)
+        playouts = playout_rate(game, state, max(1000, args.ours // 4))
+        mb = peak_mb(game, state, args.memory_iterations)
+        print(f"| {name} | {rate:,.0f} | {theirs:,.0f} | {rate / theirs:,.0f}× | "
+              f"{playouts:,.0f} | {playouts / rate:.2f}× | {nodes:,} | {mb:.1f} |", flush=True)
+    import open_spiel.python.games  # noqa: F401  (registers python_team_dominoes)
+
+    base = pyspiel.load_game("python_team_dominoes")
+    state = base.new_initial_state()
+    rng = np.random.default_rng(args.seed)
+    while state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        state.apply_action(outcomes[rng.integers(len(outcomes))][0])
+    print(f"| baseline: OpenSpiel ISMCTS on python_team_dominoes | – | "
+          f"{openspiel_rate(base, state, args.theirs):,.0f} | – | – | – | – | – |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
