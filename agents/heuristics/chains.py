@@ -30,12 +30,13 @@ from numba import njit
 from agents.heuristics._pick import better
 from skip_ai.games.chains import (
     CH_CELL,
-    CH_PLACED,
     CH_ROWS,
+    MAX_W,
     _colour,
+    _decode,
     _row_cells,
     _spans,
-    chains,
+    chain_value,
     columns_n,
     grid_width,
     links_of,
@@ -48,10 +49,21 @@ WEIGHTS = np.array([1.0, 1.0, 2.0, 1.0, 4.0, 1.5, 0.5, 0.5])
 LINK, GIFT, BLOCK, SPOIL, KEEP, SEED_MINE, SEED_OTHER, FOREIGN = range(8)
 
 MINE, OTHER, THEIRS = 0, 1, 2
-"""Kinds of wanted cells (rows of the ``wanted`` masks): next to our card whose neighbour I
-hold, next to ours whose neighbour someone else may hold, next to theirs."""
+"""Who wants an empty cell (rows of the ``wanted`` masks): it is next to our card whose rank
+neighbour I hold, next to ours whose neighbour someone else may hold, next to theirs."""
 NF = 5
 """Free neighbours a cell can have: 0..4."""
+MAX_CELLS = 4 * 52
+"""Open cells are next to a card: at most four per card."""
+# scratch layout (int64): wanted masks per kind and row, open masks per row, per open cell
+# its id and free neighbours, per number of free neighbours the best cell and its ties
+WANTED = 0
+OPEN = WANTED + 3 * MAX_W
+CELL = OPEN + MAX_W
+FREE = CELL + MAX_CELLS
+BEST = FREE + MAX_CELLS
+TIES = BEST + NF
+BUF = TIES + NF
 
 
 @njit(cache=True, inline="always")
@@ -60,6 +72,12 @@ def _rank_neighbours(c, low):
     (``low``: the index of the deck's lowest rank, 0 or 4)."""
     r = c % 13
     return (c - 1 if r > low else -1), (c + 1 if r < 12 else -1)
+
+
+@njit(cache=True, inline="always")
+def _adjacent(x, y, width):
+    d = abs(x - y)
+    return d == 1 or d == width
 
 
 @njit(cache=True, inline="always")
@@ -74,24 +92,12 @@ def _kind(s, cur, team, t, y, held):
     return OTHER if t == team else THEIRS
 
 
-@njit(cache=True)
-def act(s, rng, w):
-    cur = s[H_CUR]
-    team = team_of(s, cur)
-    held = s[HAND + cur]
-    width = grid_width(s)
-    size = width * width
-    low = 0 if columns_n(s) == 13 else 4
-    # scratch: the grid (read only where a card lies), the wanted masks per kind and row,
-    # then per open cell its id, the cards next to it, its free neighbours and its kind flags
-    buf = np.empty(size + 3 * width + 4 * size, np.int64)
-    grid, wanted = 0, size
-    cx, cadj, cnf, cflag = size + 3 * width, 2 * size + 3 * width, 3 * size + 3 * width, \
-        4 * size + 3 * width
-    term = np.empty(size + 2 * NF, np.float64)
+@njit(cache=True, inline="always")
+def _mark_wanted(s, cur, team, held, low, width, buf):
+    """The ``wanted`` masks: every empty cell next to a card whose rank neighbour is still in
+    play, by who wants it. Returns the mask of the cards on the table."""
     for i in range(3 * width):
-        buf[wanted + i] = 0
-
+        buf[WANTED + i] = 0
     placed = np.int64(0)
     for c in range(52):
         if s[CH_CELL + c] >= 0:
@@ -100,67 +106,138 @@ def act(s, rng, w):
     while m:
         x = lowest(m)
         m &= m - 1
-        cell = s[CH_CELL + x]
-        buf[grid + cell] = x
-        t = _colour(x)
         for y in _rank_neighbours(x, low):
             if y < 0 or placed & bit(y):
                 continue
-            k = _kind(s, cur, team, t, y, held)
+            k = _kind(s, cur, team, _colour(x), y, held)
             if k < 0:
                 continue
-            r, col = cell // width, cell % width
+            _, r, col = _decode(s, s[CH_CELL + x])
             b = bit(col)
-            row = wanted + k * width
-            buf[row + r] |= (b << 1) | (b >> 1)
+            row = WANTED + k * width + r
+            buf[row] |= (b << 1) | (b >> 1)  # the empty ones only are read
             if r > 0:
-                buf[row + r - 1] |= b
+                buf[row - 1] |= b
             if r < width - 1:
-                buf[row + r + 1] |= b
+                buf[row + 1] |= b
+    return placed
 
-    # the open cells; for each number of free neighbours, the best cell by its own terms
-    best_in = size
-    best_cell = size + NF
+
+@njit(cache=True, inline="always")
+def _cell(s, w, width, buf, r, col):
+    """(value of occupying cell r, col by who wants it, its free neighbours)."""
+    b = bit(col)
+    nf = ((s[CH_ROWS + r] & (b >> 1)) == 0) + ((s[CH_ROWS + r] & (b << 1)) == 0)
+    nf += r > 0 and (s[CH_ROWS + r - 1] & b) == 0
+    nf += r < width - 1 and (s[CH_ROWS + r + 1] & b) == 0
+    nf -= col == 0
+    nf -= col == width - 1
+    v = 0.0
+    if buf[WANTED + THEIRS * width + r] & b:
+        v += w[BLOCK]
+    if buf[WANTED + OTHER * width + r] & b:
+        v -= w[SPOIL]
+    if buf[WANTED + MINE * width + r] & b:
+        v -= w[KEEP]
+    return v, nf
+
+
+@njit(cache=True, inline="always")
+def _open_cells(s, w, width, buf, val, rng):
+    """List the open cells (``CELL``, ``FREE``, their values in ``val``) and, for each number
+    of free neighbours, the best of them (``BEST``, -1 if none; value at ``val[MAX_CELLS+k]``).
+    Returns their number."""
     for k in range(NF):
-        term[best_in + k] = -np.inf
-        term[best_cell + k] = -1
+        buf[BEST + k] = -1
+        buf[TIES + k] = 0
+        val[MAX_CELLS + k] = -np.inf
+    for r in range(width):
+        buf[OPEN + r] = 0
     top, bottom, inside, outside, _ = _spans(s)
-    near = np.int64(0)  # every card next to an open cell
-    n_cells = 0
-    ties = np.zeros(NF, np.int64)
+    n = 0
     for r in range(max(top - 1, 0), min(bottom + 1, width - 1) + 1):
         m = _row_cells(s, r, top, bottom, inside, outside)
+        buf[OPEN + r] = m
         while m:
             col = lowest(m)
             m &= m - 1
-            b = bit(col)
-            adj, nf = np.int64(0), 0
-            for rr, bb, off in ((r, b >> 1, -1), (r, b << 1, 1), (r - 1, b, -width),
-                                (r + 1, b, width)):
-                if rr < 0 or rr >= width or bb == 0 or bb >> width:
-                    continue
-                if s[CH_ROWS + rr] & bb:
-                    adj |= bit(buf[grid + r * width + col + off])
-                else:
-                    nf += 1
-            flags = 0
-            for k in range(3):
-                if buf[wanted + k * width + r] & b:
-                    flags |= 1 << k
-            v = (w[BLOCK] * (flags >> THEIRS & 1) - w[SPOIL] * (flags >> OTHER & 1)
-                 - w[KEEP] * (flags >> MINE & 1))
-            i = n_cells
-            buf[cx + i], buf[cadj + i], buf[cnf + i], buf[cflag + i] = r * width + col, adj, nf, \
-                flags
-            term[i] = v
-            n_cells += 1
-            near |= adj
-            take, term[best_in + nf], ties[nf] = better(v, term[best_in + nf], ties[nf], rng)
+            v, nf = _cell(s, w, width, buf, r, col)
+            buf[CELL + n], buf[FREE + n], val[n] = r * width + col, nf, v
+            take, val[MAX_CELLS + nf], buf[TIES + nf] = better(v, val[MAX_CELLS + nf],
+                                                              buf[TIES + nf], rng)
             if take:
-                term[best_cell + nf] = i
+                buf[BEST + nf] = n
+            n += 1
+    return n
 
+
+@njit(cache=True, inline="always")
+def _is_open(s, buf, width, z):
+    if z < 0 or z >= width * width:
+        return False
+    _, r, col = _decode(s, z)
+    return (buf[OPEN + r] >> col) & 1 == 1
+
+
+@njit(cache=True, inline="always")
+def _linked(s, links, c, lo, up, z, width):
+    """The links of the table once card ``c`` lies on cell ``z``."""
+    if lo >= 0 and s[CH_CELL + lo] >= 0 and _adjacent(z, s[CH_CELL + lo], width):
+        links |= bit(lo)
+    if up >= 0 and s[CH_CELL + up] >= 0 and _adjacent(z, s[CH_CELL + up], width):
+        links |= bit(c)
+    return links
+
+
+@njit(cache=True, inline="always")
+def _gain(w, team, new, c):
+    """What card ``c`` adds to the chains of its colour once the table's links are ``new``,
+    weighted: for us (``link``) or against us (``gift``). It joins the run of links below it
+    (ending at link c - 1) and the one above it (from link c)."""
+    down = 0
+    while new >> (c - 1 - down) & 1 and down < c:
+        down += 1
+    up = lowest(~(new >> c))
+    v = chain_value(c - down, down + up + 1) if down + up > 0 else 0
+    if down >= 2:
+        v -= chain_value(c - down, down)
+    if up >= 2:
+        v -= chain_value(c + 1, up)
+    return w[LINK] * v if _colour(c) == team else -w[GIFT] * v
+
+
+@njit(cache=True, inline="always")
+def _seed(s, w, cur, mine, lo, up, held, placed):
+    """Worth per free neighbour of card ``c`` (rank neighbours ``lo``, ``up``): its neighbours
+    still to come, ours (held by me, or unknown) for our card, theirs against us for theirs."""
+    v = 0.0
+    for y in (lo, up):
+        if y < 0 or placed & bit(y):
+            continue
+        if not mine:
+            if not held & bit(y):
+                v -= w[SEED_OTHER]
+        elif held & bit(y):
+            v += w[SEED_MINE]
+        elif not (s[KNOWN + y] >> cur) & 1:  # else the opposite seat drew it from me
+            v += w[SEED_OTHER]
+    return v
+
+
+@njit(cache=True)
+def act(s, rng, w):
+    cur = s[H_CUR]
+    team = team_of(s, cur)
+    held = s[HAND + cur]
+    width = grid_width(s)
+    size = width * width
+    low = 0 if columns_n(s) == 13 else 4
+    buf = np.empty(BUF, np.int64)
+    val = np.empty(MAX_CELLS + NF, np.float64)
+    placed = _mark_wanted(s, cur, team, held, low, width, buf)
+    n_cells = _open_cells(s, w, width, buf, val, rng)
     links = links_of(s, CH_CELL, width)
-    red0, black0, _ = chains(links, None, None)
+
     best, n_best, action = -np.inf, 0, -1
     m = held
     while m:
@@ -168,47 +245,41 @@ def act(s, rng, w):
         m &= m - 1
         mine = _colour(c) == team
         lo, up = _rank_neighbours(c, low)
-        seed = 0.0
-        nb = np.int64(0)
-        for y in (lo, up):
-            if y < 0:
-                continue
-            if placed & bit(y):
-                nb |= bit(y)
-            elif mine:
-                seed += w[SEED_MINE] if held & bit(y) else (
-                    0.0 if (s[KNOWN + y] >> cur) & 1 else w[SEED_OTHER])
-            elif not held & bit(y):
-                seed -= w[SEED_OTHER]
+        seed = _seed(s, w, cur, mine, lo, up, held, placed)
         base = 0.0 if mine else w[FOREIGN]
-        if nb & near == 0:
-            # no link possible: the best cell of each class will do
+        near = (lo >= 0 and placed & bit(lo)) or (up >= 0 and placed & bit(up))
+        if mine or not near:
+            # away from its rank neighbours the best cell of each class will do; for our
+            # card, a link cell scored so is only undervalued (it is scored below)
             for k in range(NF):
-                i = np.int64(term[best_cell + k])
-                if i < 0:
+                i = buf[BEST + k]
+                if i >= 0:
+                    v = val[MAX_CELLS + k] + base + seed * k
+                    take, best, n_best = better(v, best, n_best, rng)
+                    if take:
+                        action = c * size + buf[CELL + i]
+        if mine and near:  # the cells next to its rank neighbours on the table
+            for y in (lo, up):
+                if y < 0 or not placed & bit(y):
                     continue
-                v = term[best_in + k] + base + seed * k
+                cy = s[CH_CELL + y]
+                for z in (cy - 1, cy + 1, cy - width, cy + width):
+                    if not _is_open(s, buf, width, z):
+                        continue
+                    _, r, col = _decode(s, z)
+                    _, nf = _cell(s, w, width, buf, r, col)
+                    v = (_gain(w, team, _linked(s, links, c, lo, up, z, width), c) + base
+                         + seed * nf + w[BLOCK] * (buf[WANTED + THEIRS * width + r] >> col & 1))
+                    take, best, n_best = better(v, best, n_best, rng)
+                    if take:
+                        action = c * size + z
+        elif near:  # their card near theirs: every cell, a gift where it links
+            for i in range(n_cells):
+                z = buf[CELL + i]
+                new = _linked(s, links, c, lo, up, z, width)
+                v = base + seed * buf[FREE + i] + (
+                    _gain(w, team, new, c) if new != links else val[i])
                 take, best, n_best = better(v, best, n_best, rng)
                 if take:
-                    action = c * size + buf[cx + i]
-            continue
-        for i in range(n_cells):
-            adj = buf[cadj + i]
-            v = base + seed * buf[cnf + i]
-            if adj & nb:
-                new = links
-                if lo >= 0 and adj & bit(lo):
-                    new |= bit(lo)
-                if up >= 0 and adj & bit(up):
-                    new |= bit(c)
-                red, black, _ = chains(new, None, None)
-                d_red, d_black = red - red0, black - black0
-                d_own, d_their = (d_red, d_black) if team == 0 else (d_black, d_red)
-                v += w[LINK] * d_own - w[GIFT] * d_their + w[BLOCK] * (buf[cflag + i] >> THEIRS
-                                                                       & 1)
-            else:
-                v += term[i]
-            take, best, n_best = better(v, best, n_best, rng)
-            if take:
-                action = c * size + buf[cx + i]
+                    action = c * size + z
     return action
