@@ -1,27 +1,29 @@
 """The heuristic player of Chains (skip_chains, RULES §11).
 
-Every turn it places one card of its hand on one open cell, choosing the pair with the best
-score. The rules of thumb, in plain words:
+Every turn it places one card of its hand on one open cell. Each open cell is worth something
+by who wants it; each card by what it can still link to; a placement next to a rank
+neighbour of the card is scored exactly. The rules of thumb, in plain words:
 
-1. **Link** — a card next to a card one rank apart of its suit makes a link; count exactly
+1. **Link** — a card next to a card one rank apart of its suit makes a link: count exactly
    what the placement adds to our chains (length², face bonuses: a long chain grows fast).
-2. **No gifts** — a card of the other colour (drawn from the opposite seat) must not link to
-   their cards: count what it would add to their chains, against us.
-3. **Block** — an empty cell next to one of their cards whose rank neighbour is still in
-   play (not on the table, not in my hand) is a cell they want: occupy it.
+2. **No gifts** — a card of the other colour (drawn from the opposite seat) goes next to its
+   rank neighbour only when nothing else is possible: what it adds to their chains counts
+   against us.
+3. **Block** — an empty cell next to one of their cards whose rank neighbour is still in play
+   (not on the table, not in my hand) is a cell they want: occupy it.
 4. **Keep our cells free** — do not fill an empty cell next to one of our cards whose rank
    neighbour I hold (I can link there next turn), nor, less, one whose neighbour a partner
    may hold.
-5. **Seed** — put our card where it has free neighbours when its rank neighbours are still to
-   come (most when I hold them); put their card where it has few, so they cannot link to it.
-6. **Dump foreign cards** — with nothing better to do, play a card of the other colour:
-   our own cards are worth more later, when there is more to link to.
+5. **Seed** — among our cards, play first one whose rank neighbours are still to come (most
+   when I hold them): it opens cells to link to.
+6. **Dump foreign cards** — a card of the other colour can only block or gift: play it when
+   blocking, or when nothing better is to be done.
 
 Weights (``WEIGHT_NAMES``): ``link`` per point our chains gain; ``gift`` per point theirs
 gain; ``block`` for a cell they want; ``spoil`` for a cell a partner may want; ``keep`` for a
-cell where I can link next; ``seed_mine`` / ``seed_other`` per free neighbour and rank
-neighbour to come, held by me / by someone else (for their cards: against us); ``foreign``
-for playing a card of the other colour.
+cell where I can link next; ``seed_mine`` / ``seed_other`` per rank neighbour still to come
+of our card, held by me / maybe by a partner; ``foreign`` for playing a card of the other
+colour.
 """
 
 import numpy as np
@@ -29,9 +31,10 @@ from numba import njit
 
 from agents.heuristics._pick import better
 from skip_ai.games.chains import (
+    BLACK_CARDS,
     CH_CELL,
-    CH_ROWS,
     MAX_W,
+    RED_CARDS,
     _colour,
     _decode,
     _row_cells,
@@ -41,29 +44,31 @@ from skip_ai.games.chains import (
     grid_width,
     links_of,
 )
-from skip_ai.kernel.bits import bit, lowest
-from skip_ai.kernel.state import H_CUR, HAND, KNOWN, team_of
+from skip_ai.kernel.bits import bit, lowest, popcount
+from skip_ai.kernel.rng import below
+from skip_ai.kernel.state import H_CUR, H_PLAYERS, HAND, KNOWN, team_of
 
 WEIGHT_NAMES = ("link", "gift", "block", "spoil", "keep", "seed_mine", "seed_other", "foreign")
-WEIGHTS = np.array([1.0, 1.0, 2.0, 1.0, 4.0, 1.5, 0.5, 0.5])
+WEIGHTS = np.array([1.0, 1.0, 2.0, 1.0, 4.0, 0.6, 0.3, 0.5])
 LINK, GIFT, BLOCK, SPOIL, KEEP, SEED_MINE, SEED_OTHER, FOREIGN = range(8)
 
 MINE, OTHER, THEIRS = 0, 1, 2
-"""Who wants an empty cell (rows of the ``wanted`` masks): it is next to our card whose rank
-neighbour I hold, next to ours whose neighbour someone else may hold, next to theirs."""
-NF = 5
-"""Free neighbours a cell can have: 0..4."""
-MAX_CELLS = 4 * 52
-"""Open cells are next to a card: at most four per card."""
-# scratch layout (int64): wanted masks per kind and row, open masks per row, per open cell
-# its id and free neighbours, per number of free neighbours the best cell and its ties
-WANTED = 0
-OPEN = WANTED + 3 * MAX_W
-CELL = OPEN + MAX_W
-FREE = CELL + MAX_CELLS
-BEST = FREE + MAX_CELLS
-TIES = BEST + NF
-BUF = TIES + NF
+"""Who wants an empty cell: it is next to our card whose rank neighbour I hold, next to ours
+whose neighbour someone else may hold, next to theirs. A cell's *kind* is the set of them, a
+3-bit number (bit ``MINE`` ...)."""
+KINDS = 8
+TWOS = np.int64(1) | np.int64(1) << 13 | np.int64(1) << 26 | np.int64(1) << 39
+ACES = TWOS << 12
+DECK_52 = (np.int64(1) << 52) - 1
+DECK_36 = DECK_52 & ~(TWOS * 15)
+"""The cards of each deck: the 36-card deck has no ranks 2..5."""
+# scratch layout (int64): the open cells of each row by kind, how many of each kind, the kinds
+# best first, the cells next to a card's rank neighbours
+CELLS = 0
+COUNT = KINDS * MAX_W
+ORDER = COUNT + KINDS
+EXCL = ORDER + KINDS
+BUF = EXCL + 8
 
 
 @njit(cache=True, inline="always")
@@ -75,118 +80,74 @@ def _rank_neighbours(c, low):
 
 
 @njit(cache=True, inline="always")
-def _adjacent(x, y, width):
-    d = abs(x - y)
-    return d == 1 or d == width
+def _next_to(m):
+    """The cards one rank away, in their suit, from a card of ``m``."""
+    return ((m >> 1) & ~ACES) | ((m << 1) & ~TWOS)
 
 
 @njit(cache=True, inline="always")
-def _kind(s, cur, team, t, y, held):
-    """Who wants a cell next to a placed card of colour ``t`` whose rank neighbour ``y`` is
-    still in play: ``MINE``, ``OTHER``, ``THEIRS``, or -1 when nobody can use it (``y`` is
-    theirs and in my hand, or ours and known to be in an opponent's hand)."""
-    if held & bit(y):
-        return MINE if t == team else -1
-    if (s[KNOWN + y] >> cur) & 1:  # the opposite seat drew it from me
-        return -1
-    return OTHER if t == team else THEIRS
-
-
-@njit(cache=True, inline="always")
-def _mark_wanted(s, cur, team, held, low, width, buf):
-    """The ``wanted`` masks: every empty cell next to a card whose rank neighbour is still in
-    play, by who wants it. Returns the mask of the cards on the table."""
-    for i in range(3 * width):
-        buf[WANTED + i] = 0
-    placed = np.int64(0)
-    for c in range(52):
-        if s[CH_CELL + c] >= 0:
-            placed |= bit(c)
-    m = placed
+def _mark(s, wanted, k, m, width):
+    """Mark in ``wanted[k]`` (row masks) the cells next to the cards of ``m``."""
     while m:
-        x = lowest(m)
+        _, r, col = _decode(s, s[CH_CELL + lowest(m)])
         m &= m - 1
-        for y in _rank_neighbours(x, low):
-            if y < 0 or placed & bit(y):
-                continue
-            k = _kind(s, cur, team, _colour(x), y, held)
-            if k < 0:
-                continue
-            _, r, col = _decode(s, s[CH_CELL + x])
-            b = bit(col)
-            row = WANTED + k * width + r
-            buf[row] |= (b << 1) | (b >> 1)  # the empty ones only are read
-            if r > 0:
-                buf[row - 1] |= b
-            if r < width - 1:
-                buf[row + 1] |= b
-    return placed
+        b = bit(col)
+        wanted[k, r] |= (b << 1) | (b >> 1)  # only open (empty) cells are ever read
+        if r > 0:
+            wanted[k, r - 1] |= b
+        if r < width - 1:
+            wanted[k, r + 1] |= b
 
 
 @njit(cache=True, inline="always")
-def _cell(s, w, width, buf, r, col):
-    """(value of occupying cell r, col by who wants it, its free neighbours)."""
-    b = bit(col)
-    nf = ((s[CH_ROWS + r] & (b >> 1)) == 0) + ((s[CH_ROWS + r] & (b << 1)) == 0)
-    nf += r > 0 and (s[CH_ROWS + r - 1] & b) == 0
-    nf += r < width - 1 and (s[CH_ROWS + r + 1] & b) == 0
-    nf -= col == 0
-    nf -= col == width - 1
-    v = 0.0
-    if buf[WANTED + THEIRS * width + r] & b:
-        v += w[BLOCK]
-    if buf[WANTED + OTHER * width + r] & b:
-        v -= w[SPOIL]
-    if buf[WANTED + MINE * width + r] & b:
-        v -= w[KEEP]
-    return v, nf
+def _in_play(s, cur, held, ours):
+    """(cards in some hand, ours that may still come from a partner: in play, not mine and
+    not drawn from me by the opposite seat)."""
+    in_hands = np.int64(0)
+    for seat in range(s[H_PLAYERS]):
+        in_hands |= s[HAND + seat]
+    maybe = in_hands & ours & ~held
+    m = maybe
+    while m:
+        y = lowest(m)
+        m &= m - 1
+        if (s[KNOWN + y] >> cur) & 1:
+            maybe &= ~bit(y)
+    return in_hands, maybe
 
 
 @njit(cache=True, inline="always")
-def _open_cells(s, w, width, buf, val, rng):
-    """List the open cells (``CELL``, ``FREE``, their values in ``val``) and, for each number
-    of free neighbours, the best of them (``BEST``, -1 if none; value at ``val[MAX_CELLS+k]``).
-    Returns their number."""
-    for k in range(NF):
-        buf[BEST + k] = -1
-        buf[TIES + k] = 0
-        val[MAX_CELLS + k] = -np.inf
-    for r in range(width):
-        buf[OPEN + r] = 0
+def _kind_value(w, k):
+    return (w[BLOCK] * (k >> THEIRS & 1) - w[SPOIL] * (k >> OTHER & 1)
+            - w[KEEP] * (k >> MINE & 1))
+
+
+@njit(cache=True, inline="always")
+def _sort_cells(s, width, wanted, buf):
+    """The open cells of each row by kind (``buf[CELLS + k * MAX_W + r]``) and how many of
+    each kind (``buf[COUNT + k]``)."""
+    for k in range(KINDS):
+        buf[COUNT + k] = 0
+        for r in range(width):
+            buf[CELLS + k * MAX_W + r] = 0
     top, bottom, inside, outside, _ = _spans(s)
-    n = 0
     for r in range(max(top - 1, 0), min(bottom + 1, width - 1) + 1):
-        m = _row_cells(s, r, top, bottom, inside, outside)
-        buf[OPEN + r] = m
-        while m:
-            col = lowest(m)
-            m &= m - 1
-            v, nf = _cell(s, w, width, buf, r, col)
-            buf[CELL + n], buf[FREE + n], val[n] = r * width + col, nf, v
-            take, val[MAX_CELLS + nf], buf[TIES + nf] = better(v, val[MAX_CELLS + nf],
-                                                              buf[TIES + nf], rng)
-            if take:
-                buf[BEST + nf] = n
-            n += 1
-    return n
+        o = _row_cells(s, r, top, bottom, inside, outside)
+        mine, other, theirs = wanted[MINE, r], wanted[OTHER, r], wanted[THEIRS, r]
+        for k in range(KINDS):
+            m = (o & (mine if k >> MINE & 1 else ~mine) & (other if k >> OTHER & 1 else ~other)
+                 & (theirs if k >> THEIRS & 1 else ~theirs))
+            buf[CELLS + k * MAX_W + r] = m
+            buf[COUNT + k] += popcount(m)
 
 
 @njit(cache=True, inline="always")
-def _is_open(s, buf, width, z):
-    if z < 0 or z >= width * width:
-        return False
+def _kind_of(s, buf, z):
     _, r, col = _decode(s, z)
-    return (buf[OPEN + r] >> col) & 1 == 1
-
-
-@njit(cache=True, inline="always")
-def _linked(s, links, c, lo, up, z, width):
-    """The links of the table once card ``c`` lies on cell ``z``."""
-    if lo >= 0 and s[CH_CELL + lo] >= 0 and _adjacent(z, s[CH_CELL + lo], width):
-        links |= bit(lo)
-    if up >= 0 and s[CH_CELL + up] >= 0 and _adjacent(z, s[CH_CELL + up], width):
-        links |= bit(c)
-    return links
+    for k in range(KINDS):
+        if (buf[CELLS + k * MAX_W + r] >> col) & 1:
+            return k
+    return -1
 
 
 @njit(cache=True, inline="always")
@@ -195,7 +156,7 @@ def _gain(w, team, new, c):
     weighted: for us (``link``) or against us (``gift``). It joins the run of links below it
     (ending at link c - 1) and the one above it (from link c)."""
     down = 0
-    while new >> (c - 1 - down) & 1 and down < c:
+    while down < c and new >> (c - 1 - down) & 1:
         down += 1
     up = lowest(~(new >> c))
     v = chain_value(c - down, down + up + 1) if down + up > 0 else 0
@@ -207,21 +168,72 @@ def _gain(w, team, new, c):
 
 
 @njit(cache=True, inline="always")
-def _seed(s, w, cur, mine, lo, up, held, placed):
-    """Worth per free neighbour of card ``c`` (rank neighbours ``lo``, ``up``): its neighbours
-    still to come, ours (held by me, or unknown) for our card, theirs against us for theirs."""
+def _card_value(w, c, mine, lo, up, held, maybe):
+    """Rules 5 and 6: a foreign card, or what our card can still link to."""
+    if not mine:
+        return w[FOREIGN]
     v = 0.0
     for y in (lo, up):
-        if y < 0 or placed & bit(y):
-            continue
-        if not mine:
-            if not held & bit(y):
-                v -= w[SEED_OTHER]
-        elif held & bit(y):
-            v += w[SEED_MINE]
-        elif not (s[KNOWN + y] >> cur) & 1:  # else the opposite seat drew it from me
-            v += w[SEED_OTHER]
+        if y >= 0:
+            v += w[SEED_MINE] if held & bit(y) else (w[SEED_OTHER] if maybe & bit(y) else 0.0)
     return v
+
+
+@njit(cache=True, inline="always")
+def _excluded(s, lo, up, width, buf):
+    """Into ``buf[EXCL:EXCL+8]``: the cells next to the rank neighbours ``lo``, ``up`` of a
+    card on the table (-1 padded), which are scored apart (a link, or a gift)."""
+    i = EXCL
+    for y in (lo, up):
+        cy = s[CH_CELL + y] if y >= 0 else -1
+        for z in (cy - 1, cy + 1, cy - width, cy + width):
+            buf[i] = z if cy >= 0 and 0 <= z < width * width else -1
+            i += 1
+
+
+@njit(cache=True, inline="always")
+def _order_kinds(w, buf):
+    """Into ``buf[ORDER:ORDER+KINDS]``: the kinds of cell, best first (an insertion sort)."""
+    for i in range(KINDS):
+        j = i
+        while j > 0 and _kind_value(w, buf[ORDER + j - 1]) < _kind_value(w, i):
+            buf[ORDER + j] = buf[ORDER + j - 1]
+            j -= 1
+        buf[ORDER + j] = i
+
+
+@njit(cache=True, inline="always")
+def _count_outside(s, buf, k):
+    """Open cells of kind ``k`` outside the excluded ones."""
+    n = buf[COUNT + k]
+    for i in range(EXCL, EXCL + 8):
+        if buf[i] >= 0 and _kind_of(s, buf, buf[i]) == k:
+            n -= 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def _cell_of_kind(s, buf, k, width, rng):
+    """A uniformly chosen open cell of kind ``k`` outside the excluded ones (-1 if none)."""
+    n = _count_outside(s, buf, k)
+    if n <= 0:
+        return -1
+    j = below(rng, n)
+    for r in range(width):
+        m = buf[CELLS + k * MAX_W + r]
+        while m:
+            col = lowest(m)
+            m &= m - 1
+            z = r * width + col
+            skip = False
+            for i in range(EXCL, EXCL + 8):
+                skip |= buf[i] == z
+            if skip:
+                continue
+            if j == 0:
+                return z
+            j -= 1
+    return -1
 
 
 @njit(cache=True)
@@ -232,54 +244,50 @@ def act(s, rng, w):
     width = grid_width(s)
     size = width * width
     low = 0 if columns_n(s) == 13 else 4
+    ours = RED_CARDS if team == 0 else BLACK_CARDS
+    in_hands, maybe = _in_play(s, cur, held, ours)
+    placed = (DECK_52 if low == 0 else DECK_36) & ~in_hands
+    wanted = np.zeros((3, MAX_W), np.int64)
+    _mark(s, wanted, MINE, placed & ours & _next_to(held & ours), width)
+    _mark(s, wanted, OTHER, placed & ours & _next_to(maybe), width)
+    _mark(s, wanted, THEIRS, placed & ~ours & _next_to(in_hands & ~ours & ~held), width)
     buf = np.empty(BUF, np.int64)
-    val = np.empty(MAX_CELLS + NF, np.float64)
-    placed = _mark_wanted(s, cur, team, held, low, width, buf)
-    n_cells = _open_cells(s, w, width, buf, val, rng)
+    _sort_cells(s, width, wanted, buf)
+    _order_kinds(w, buf)
     links = links_of(s, CH_CELL, width)
 
-    best, n_best, action = -np.inf, 0, -1
+    best, n_best, card, kind, cell = -np.inf, 0, -1, -1, -1
     m = held
     while m:
         c = lowest(m)
         m &= m - 1
         mine = _colour(c) == team
         lo, up = _rank_neighbours(c, low)
-        seed = _seed(s, w, cur, mine, lo, up, held, placed)
-        base = 0.0 if mine else w[FOREIGN]
-        near = (lo >= 0 and placed & bit(lo)) or (up >= 0 and placed & bit(up))
-        if mine or not near:
-            # away from its rank neighbours the best cell of each class will do; for our
-            # card, a link cell scored so is only undervalued (it is scored below)
-            for k in range(NF):
-                i = buf[BEST + k]
-                if i >= 0:
-                    v = val[MAX_CELLS + k] + base + seed * k
-                    take, best, n_best = better(v, best, n_best, rng)
-                    if take:
-                        action = c * size + buf[CELL + i]
-        if mine and near:  # the cells next to its rank neighbours on the table
-            for y in (lo, up):
-                if y < 0 or not placed & bit(y):
-                    continue
-                cy = s[CH_CELL + y]
-                for z in (cy - 1, cy + 1, cy - width, cy + width):
-                    if not _is_open(s, buf, width, z):
-                        continue
-                    _, r, col = _decode(s, z)
-                    _, nf = _cell(s, w, width, buf, r, col)
-                    v = (_gain(w, team, _linked(s, links, c, lo, up, z, width), c) + base
-                         + seed * nf + w[BLOCK] * (buf[WANTED + THEIRS * width + r] >> col & 1))
-                    take, best, n_best = better(v, best, n_best, rng)
-                    if take:
-                        action = c * size + z
-        elif near:  # their card near theirs: every cell, a gift where it links
-            for i in range(n_cells):
-                z = buf[CELL + i]
-                new = _linked(s, links, c, lo, up, z, width)
-                v = base + seed * buf[FREE + i] + (
-                    _gain(w, team, new, c) if new != links else val[i])
-                take, best, n_best = better(v, best, n_best, rng)
+        base = _card_value(w, c, mine, lo, up, held, maybe)
+        _excluded(s, lo, up, width, buf)
+        for i in range(EXCL, EXCL + 8):  # next to a rank neighbour: a link, or a gift
+            z = buf[i]
+            k = _kind_of(s, buf, z) if z >= 0 else -1
+            if k < 0:
+                continue
+            new = links
+            if lo >= 0 and s[CH_CELL + lo] >= 0 and abs(z - s[CH_CELL + lo]) in (1, width):
+                new |= bit(lo)
+            if up >= 0 and s[CH_CELL + up] >= 0 and abs(z - s[CH_CELL + up]) in (1, width):
+                new |= bit(c)
+            v = base + _gain(w, team, new, c) + w[BLOCK] * (k >> THEIRS & 1)
+            take, best, n_best = better(v, best, n_best, rng)
+            if take:
+                card, kind, cell = c, -1, z
+        for i in range(ORDER, ORDER + KINDS):  # elsewhere: the best kind of cell there is
+            k = buf[i]
+            if _count_outside(s, buf, k) > 0:
+                take, best, n_best = better(base + _kind_value(w, k), best, n_best, rng)
                 if take:
-                    action = c * size + z
-    return action
+                    card, kind, cell = c, k, -1
+                break
+    if kind >= 0:
+        lo, up = _rank_neighbours(card, low)
+        _excluded(s, lo, up, width, buf)
+        cell = _cell_of_kind(s, buf, kind, width, rng)
+    return card * size + cell
