@@ -187,7 +187,10 @@ def _excluded(s, lo, up, width, buf):
     for y in (lo, up):
         cy = s[CH_CELL + y] if y >= 0 else -1
         for z in (cy - 1, cy + 1, cy - width, cy + width):
-            buf[i] = z if cy >= 0 and 0 <= z < width * width else -1
+            ok = cy >= 0 and 0 <= z < width * width
+            for j in range(EXCL, i):  # a cell next to both neighbours is listed once
+                ok &= buf[j] != z
+            buf[i] = z if ok else -1
             i += 1
 
 
