@@ -21,10 +21,7 @@ class HeuristicBot(pyspiel.Bot):
         pyspiel.Bot.__init__(self)
         from skip_ai.sim import heuristic_weights
 
-        h = game.ops.heuristic
-        if h is None:
-            raise ValueError(f"{game.spec.short_name} has no heuristic player")
-        self._act = h.act
+        self._act = game.ops.heuristic.act
         self._w = heuristic_weights(game, weights)
         self._rng = make_rng(seed)
 

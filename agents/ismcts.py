@@ -61,8 +61,6 @@ class ISMCTSBot(pyspiel.Bot):
             raise ValueError(f"ismcts: seconds must be positive (got {seconds})")
         if rollout not in ("random", "heuristic"):
             raise ValueError(f"ismcts: rollout must be random or heuristic (got {rollout!r})")
-        if rollout == "heuristic" and game.ops.heuristic is None:
-            raise ValueError(f"ismcts: {game.spec.short_name} has no heuristic for rollouts")
         if final not in ("visits", "value"):
             raise ValueError(f"ismcts: final must be visits or value (got {final!r})")
         if not uct_c >= 0:

@@ -63,8 +63,6 @@ def search_kernel(K):
 
 def _build(K) -> SimpleNamespace:
     H = heuristic_module(K)
-    if H is None:
-        from agents.heuristics import _none as H
 
     @njit(cache=True)
     def run(root, rng, iterations, tree, value, meta, uct_c, rollout, w, lo, span):

@@ -33,15 +33,12 @@ def policy_codes(game: KernelGame, policy: str | Sequence[str]) -> np.ndarray:
         if name not in POLICY_CODES:
             raise ValueError(f"unknown policy {name!r}; kernel policies: "
                              f"{', '.join(POLICY_CODES)}")
-        if name == "heuristic" and game.ops.heuristic is None:
-            raise ValueError(f"{game.spec.short_name} has no heuristic player yet")
     return np.array([POLICY_CODES[name] for name in names], dtype=np.int64)
 
 
 def heuristic_weights(game: KernelGame, weights: np.ndarray | None = None) -> np.ndarray:
     """The heuristic's weights for ``game``: ``weights`` checked, or the defaults."""
-    h = game.ops.heuristic
-    default = h.WEIGHTS if h is not None else np.zeros(0)
+    default = game.ops.heuristic.WEIGHTS
     if weights is None:
         return np.asarray(default, np.float64)
     w = np.asarray(weights, np.float64)

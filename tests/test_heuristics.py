@@ -11,10 +11,7 @@ from skip_ai.kernel.rng import make_rng
 from skip_ai.kernel.state import H_CUR, NUM_CARDS
 from skip_ai.sim import heuristic_weights
 
-WITH_HEURISTIC = [v for v in ALL_VARIANTS if pyspiel.load_game(v).ops.heuristic is not None]
-
-
-@pytest.fixture(params=WITH_HEURISTIC)
+@pytest.fixture(params=ALL_VARIANTS)
 def hvariant(request) -> str:
     return request.param
 

@@ -18,12 +18,13 @@ import importlib
 from types import ModuleType
 
 
-def heuristic_module(kernel: ModuleType) -> ModuleType | None:
-    """The heuristic module of game kernel ``kernel``, or None if the game has none."""
+def heuristic_module(kernel: ModuleType) -> ModuleType:
+    """The heuristic module of game kernel ``kernel`` (every game has one)."""
     name = kernel.__name__.rsplit(".", 1)[-1]
     try:
         return importlib.import_module(f"agents.heuristics.{name}")
     except ModuleNotFoundError as e:
         if e.name != f"agents.heuristics.{name}":
             raise
-        return None
+        raise ImportError(f"game kernel {kernel.__name__} has no heuristic player: every game "
+                          f"needs agents/heuristics/{name}.py") from None

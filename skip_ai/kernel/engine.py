@@ -44,9 +44,6 @@ def engine(K) -> SimpleNamespace:
 
 def _build(K) -> SimpleNamespace:
     H = heuristic_module(K)
-    has_heuristic = H is not None
-    if H is None:
-        from agents.heuristics import _none as H
     # Policy dispatch is written out in each kernel below rather than shared through a
     # closure: a closure calling another closure is not cached on disk by Numba.
 
@@ -133,4 +130,4 @@ def _build(K) -> SimpleNamespace:
 
     return SimpleNamespace(actions=actions, checked_apply=checked_apply, simulate=simulate,
                            playouts=playouts,
-                           heuristic=H if has_heuristic else None)
+                           heuristic=H)
