@@ -10,11 +10,9 @@ import numpy as np
 from numba import njit
 
 from skip_ai.kernel.bits import bit, popcount
-from skip_ai.kernel.rng import below
 from skip_ai.kernel.state import H_PLAYERS, HAND, NOT_HOLD, NUM_CARDS, hidden_from, team_of
 from skip_ai.kernel.tricks import TK_LAST
 
-EPS = 1e-9
 
 
 @njit(cache=True, inline="always")
@@ -57,15 +55,3 @@ def table_is_ours(s, p):
     """Did a member of ``p``'s team put down the last card on the table?"""
     last = s[TK_LAST]
     return last >= 0 and team_of(s, last) == team_of(s, p)
-
-
-@njit(cache=True, inline="always")
-def consider(score, best, ties, rng):
-    """Running argmax with ties broken uniformly (reservoir sampling): returns (take this
-    candidate?, best score so far, number of candidates tied at it)."""
-    if score > best + EPS:
-        return True, score, 1
-    if score >= best - EPS:
-        ties += 1
-        return below(rng, ties) == 0, best, ties
-    return False, best, ties

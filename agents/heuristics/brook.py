@@ -30,7 +30,8 @@ Weights (``WEIGHT_NAMES``):
 import numpy as np
 from numba import njit
 
-from agents.heuristics._tricks import consider, hidden_cards, opponents_may_hold, table_is_ours
+from agents.heuristics._pick import better
+from agents.heuristics._tricks import hidden_cards, opponents_may_hold, table_is_ours
 from skip_ai.games import brook as K
 from skip_ai.kernel.bits import lowest, popcount
 from skip_ai.kernel.state import H_CUR, param
@@ -69,7 +70,7 @@ def act(s, rng, w):
         danger = popcount(_followers(s, c) & opp)
         step = c % 13 + 2 - low
         score = -w_danger * danger - (w[2] if step == 0 else w[3] * step / (14 - low))
-        take, best, ties = consider(score, best, ties, rng)
+        take, best, ties = better(score, best, ties, rng)
         if take:
             best_card, best_danger = c, danger
     if table != 0 and best_danger > w[4] * popcount(table):

@@ -32,7 +32,8 @@ Weights (``WEIGHT_NAMES``):
 import numpy as np
 from numba import njit
 
-from agents.heuristics._tricks import consider, hidden_cards, opponents_may_hold, table_is_ours
+from agents.heuristics._pick import better
+from agents.heuristics._tricks import hidden_cards, opponents_may_hold, table_is_ours
 from skip_ai.games import domino as K
 from skip_ai.kernel.bits import lowest, popcount
 from skip_ai.kernel.state import H_CUR, param
@@ -62,7 +63,7 @@ def act(s, rng, w):
             K.apply_action(t, a)
             f = t[K.DM_NEXT] | t[K.DM_NEXT + 1] | t[K.DM_NEXT + 2]
             danger = popcount(f & opp)
-            take, best, ties = consider(-w_danger * danger, best, ties, rng)
+            take, best, ties = better(-w_danger * danger, best, ties, rng)
             if take:
                 best_action, best_danger = a, danger
     if extra == K.PASS and table != 0 and best_danger > w[2] * popcount(table):

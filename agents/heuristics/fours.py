@@ -26,7 +26,7 @@ Weights (``WEIGHT_NAMES``):
 import numpy as np
 from numba import njit
 
-from agents.heuristics._tricks import consider
+from agents.heuristics._pick import better
 from skip_ai.games import fours as K
 from skip_ai.kernel.bits import lowest, popcount
 from skip_ai.kernel.state import H_CUR, HAND, param
@@ -76,7 +76,7 @@ def act(s, rng, w):
         score = (win - lose + tie_value * tie) * pot
         if table == 0 and win == 1.0:
             score -= w[1]
-        take, best, ties = consider(score, best, ties, rng)
+        take, best, ties = better(score, best, ties, rng)
         if take:
             best_rank = a
     return best_rank

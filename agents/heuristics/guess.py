@@ -27,7 +27,8 @@ Weights (``WEIGHT_NAMES``):
 import numpy as np
 from numba import njit
 
-from agents.heuristics._tricks import consider, hidden_cards, holds_one_chance
+from agents.heuristics._pick import better
+from agents.heuristics._tricks import hidden_cards, holds_one_chance
 from skip_ai.games import guess as K
 from skip_ai.kernel.bits import lowest
 from skip_ai.kernel.state import H_CUR, H_PLAYERS, next_seat, param
@@ -76,7 +77,7 @@ def act(s, rng, w):
                     # the third member needs a card too, from about the same room
                     chance *= holds_one_chance(s, next_seat(s, mate), room, hidden)
                 score += w[0] * chance
-            take, best, ties = consider(score, best, ties, rng)
+            take, best, ties = better(score, best, ties, rng)
             if take:
                 best_action = a
     return best_action
