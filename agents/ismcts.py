@@ -1,6 +1,7 @@
 """The ISMCTS agent: ``"ismcts(iterations=N)"`` or ``"ismcts(seconds=S)"``.
 
-Options: ``uct_c`` (exploration, rewards in [0, 1]; default 0.7), ``rollout=random|heuristic``,
+Options: ``uct_c`` (exploration, rewards in [0, 1]; default 0.7), ``rollout=heuristic|random``
+(default heuristic: it measured clearly stronger than random rollouts at equal iterations),
 ``final=visits|value`` (the most visited root action, or the best mean), ``seed``. The search
 itself runs in Numba (:mod:`agents.ismcts_kernel`); this module drives it and keeps the
 statistics of the last search in :attr:`ISMCTSBot.last_search`.
@@ -48,7 +49,7 @@ class ISMCTSBot(pyspiel.Bot):
     """Single-observer ISMCTS for whichever player is to move."""
 
     def __init__(self, game: KernelGame, seed: int = 0, iterations: int | None = None,
-                 seconds: float | None = None, uct_c: float = 0.7, rollout: str = "random",
+                 seconds: float | None = None, uct_c: float = 0.7, rollout: str = "heuristic",
                  final: str = "visits", weights: np.ndarray | None = None):
         pyspiel.Bot.__init__(self)
         from skip_ai.sim import heuristic_weights

@@ -3,11 +3,13 @@
 Three rungs per game, each A against B, A's mean score with a 95% interval over the deals:
 
 1. ``heuristic`` vs ``random`` (played inside Numba, :func:`skip_ai.duplicate.kernel_match`);
-2. our ISMCTS at ``--seconds`` per move vs ``heuristic``;
+2. our ISMCTS (``--ismcts``, an iteration budget by default, so that the rung does not depend
+   on the machine's load) vs ``heuristic``;
 3. our ISMCTS vs OpenSpiel's Python ISMCTS, both at ``--seconds`` per move (equal wall time).
 
-Usage: ``python experiments/bench/strength.py [--games G ...] [--seconds S] [--deals N N N]
-[--out results/strength.md]``. The defaults take about half an hour on this 2-core machine.
+Usage: ``python experiments/bench/strength.py [--games G ...] [--ismcts SPEC] [--seconds S]
+[--deals N N N] [--out results/strength.md]``. The defaults take about 40 minutes on this
+2-core machine.
 """
 
 from __future__ import annotations
@@ -34,13 +36,14 @@ def ladder(game: str, seconds: float, deals: tuple[int, int, int], ismcts: str,
     from skip_ai.duplicate import kernel_match, match_summary
     from skip_ai.match import match
 
-    ours = ismcts.format(seconds=seconds)
     row = {"game": game}
     row["heuristic vs random"] = cell(
         match_summary(kernel_match(game, "heuristic", "random", deals[0], seed=seed)), deals[0])
-    r = match(game, ours, "heuristic", deals[1], seed=seed)
-    row["ISMCTS vs heuristic"] = cell((r.score, r.lo, r.hi), deals[1])
-    r = match(game, ours, f"openspiel_ismcts(seconds={seconds})", deals[2], seed=seed)
+    r = match(game, ismcts, "heuristic", deals[1], seed=seed)
+    ms = r.games.seconds_a.sum() / max(r.games.moves_a.sum(), 1) * 1e3
+    row["ISMCTS vs heuristic"] = cell((r.score, r.lo, r.hi), deals[1]) + f", {ms:.0f} ms/move"
+    r = match(game, f"ismcts(seconds={seconds})", f"openspiel_ismcts(seconds={seconds})",
+              deals[2], seed=seed)
     row["ISMCTS vs OpenSpiel ISMCTS"] = cell((r.score, r.lo, r.hi), deals[2])
     return row
 
@@ -48,11 +51,12 @@ def ladder(game: str, seconds: float, deals: tuple[int, int, int], ismcts: str,
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", nargs="+", default=DEFAULT_GAMES)
-    parser.add_argument("--seconds", type=float, default=0.05, help="thinking time per move")
+    parser.add_argument("--ismcts", default="ismcts(iterations=5000)",
+                        help="our ISMCTS against the heuristic")
+    parser.add_argument("--seconds", type=float, default=0.05,
+                        help="thinking time per move of both searches in the OpenSpiel rung")
     parser.add_argument("--deals", type=int, nargs=3, default=(2000, 16, 8),
                         metavar=("HEUR", "ISMCTS", "OPENSPIEL"))
-    parser.add_argument("--ismcts", default="ismcts(seconds={seconds})",
-                        help="our ISMCTS spec; {seconds} is filled in")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path, default=None, help="also write the table here")
     args = parser.parse_args(argv)
@@ -68,8 +72,8 @@ def main(argv: list[str] | None = None) -> int:
         print(lines[-1], flush=True)
     minutes = (time.perf_counter() - start) / 60
     footer = (f"\nA's mean score, 95% interval, (deals); 1 = A always wins. Every deal is played "
-              f"in every seating. Thinking time {args.seconds} s per move for both searches; "
-              f"our ISMCTS is `{args.ismcts.format(seconds=args.seconds)}`. "
+              f"in every seating. ISMCTS vs heuristic: `{args.ismcts}` (its mean thinking time "
+              f"per move shown). ISMCTS vs OpenSpiel ISMCTS: {args.seconds} s per move for both. "
               f"Run time {minutes:.0f} min.")
     print(footer)
     if args.out:
