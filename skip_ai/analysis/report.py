@@ -23,33 +23,34 @@ def write_report(out_dir: str | Path, n_boot: int = 200, structure_games: int = 
     with its PNG figures under ``figures/``; returns the report's path."""
     out = Path(out_dir)
     df = load_records(out)
-    figures = out / "figures"
     ratings = elo_ratings(df, n_boot=n_boot, seed=seed)
     balance = balance_table(df, n_boot=n_boot, seed=seed)
     structure = structure_table(sorted(df.game.unique()), structure_games, seed)
-    scores = pair_scores(df)
+
+    def figure(fig, name: str) -> str:
+        """Save ``fig`` under figures/ and link it."""
+        return f"![{name}]({save(fig, out / 'figures' / f'{name}.png').relative_to(out)})"
 
     lines = [f"# Report: {', '.join(sorted(df.batch.unique()))}", "",
              f"{len(df)} finished games, {df.game.nunique()} variants, "
              f"{len(set(df.agent_a) | set(df.agent_b))} agents; code "
              f"{', '.join(sorted(df.code_version.unique()))}.", "",
              "Intervals are 95%: bootstrap over deals for ratings and balance, Wilson over "
-             "deals for duplicate scores.", "", "## Ratings", "",
-             f"![ratings]({save(ratings_plot(ratings), figures / 'ratings.png').relative_to(out)})",
-             "", _table(ratings.round({"elo": 0, "lo": 0, "hi": 0})), "",
+             "deals for duplicate scores.", "",
+             "## Ratings", "", figure(ratings_plot(ratings), "ratings"), "",
+             _table(ratings.round({"elo": 0, "lo": 0, "hi": 0})), "",
              "## Win rates (duplicate score of agent vs opponent)", ""]
     for game in sorted(df.game.unique()):
-        png = save(winrate_heatmap(df, game), figures / f"winrate_{_slug(game)}.png")
-        lines += [f"### {game}", "", f"![win rates]({png.relative_to(out)})", ""]
-    lines += [_table(scores.round(3)), "", "## Balance by variant", "",
-              f"![balance]({save(balance_plot(balance), figures / 'balance.png').relative_to(out)})",
-              "", "Definitions: `skip_ai.analysis.balance`. Each cell: estimate [95% interval].",
+        lines += [f"### {game}", "", figure(winrate_heatmap(df, game), f"winrate_{_slug(game)}"),
+                  ""]
+    lines += [_table(pair_scores(df).round(3)), "",
+              "## Balance by variant", "", figure(balance_plot(balance), "balance"), "",
+              "Definitions: `skip_ai.analysis.balance`. Each cell: estimate [95% interval].",
               "", _table(balance_wide(balance).reset_index()), "",
               f"Branching factor and decision moves, from {structure_games} random-play games "
               "per variant (records keep no legal moves):", "",
-              _table(structure.round(3)), "", "## Game length", "",
-              f"![lengths]({save(length_plot(df), figures / 'lengths.png').relative_to(out)})",
-              ""]
+              _table(structure.round(3)), "",
+              "## Game length", "", figure(length_plot(df), "lengths"), ""]
     path = out / "report.md"
     path.write_text("\n".join(lines))
     return path
