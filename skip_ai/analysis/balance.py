@@ -88,7 +88,7 @@ class Sides:
     @classmethod
     def of(cls, df: pd.DataFrame) -> Sides:
         """The sides of the games of one variant (``df`` holds a single game string)."""
-        team_game, n, umin, umax, _ = game_info(df.game.iloc[0])
+        team_game, n, umin, umax = game_info(df.game.iloc[0])
         returns = np.stack(df.returns.to_numpy())
         scaled = 2 * (returns - umin) / (umax - umin) - 1
         if team_game:  # RULES §0.2: partners sit side by side, team 0 first

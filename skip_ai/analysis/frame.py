@@ -47,11 +47,10 @@ def deal_scores(df: pd.DataFrame) -> pd.DataFrame:
 
 
 @cache
-def game_info(game: str) -> tuple[bool, int, float, float, tuple[str, str]]:
-    """(team game, players, min utility, max utility, team names) of a game string."""
+def game_info(game: str) -> tuple[bool, int, float, float]:
+    """(team game, players, min utility, max utility) of a game string."""
     import skip_ai  # noqa: F401  (registers the games)
     from skip_ai.pyspiel_wrapper import load
 
     g = load(game)
-    return (g.spec.team_game, g.num_players(), g.min_utility(), g.max_utility(),
-            tuple(g.spec.team_names))
+    return g.spec.team_game, g.num_players(), g.min_utility(), g.max_utility()
