@@ -1,5 +1,5 @@
 """The ``skip-ai`` command line: list games, watch or play one, match two agents, simulate a
-batch."""
+batch, report on a batch's records."""
 
 from __future__ import annotations
 
@@ -115,6 +115,13 @@ def _simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _report(args: argparse.Namespace) -> int:
+    from skip_ai.analysis import write_report
+
+    print(f"wrote {write_report(args.out, n_boot=args.bootstrap)}")
+    return 0
+
+
 def _score_names(game) -> list[str]:
     """Who each number of ``scores()`` belongs to: the teams, or the seats."""
     if game.spec.team_game:
@@ -146,6 +153,11 @@ def build_parser() -> argparse.ArgumentParser:
     simp.add_argument("--seed", type=int, default=0)
     simp.add_argument("--policy", default="random")
     simp.add_argument("--out", help="write one row per game to this Parquet file")
+    rep = sub.add_parser("report", help="analyse a batch's records: OUT/report.md and "
+                         "OUT/figures/*.png")
+    rep.add_argument("out", help="the batch folder (holding records/) or a records folder")
+    rep.add_argument("--bootstrap", type=int, default=200, metavar="N",
+                     help="bootstrap samples for the intervals (default 200)")
     return parser
 
 
@@ -154,7 +166,7 @@ def main(argv: list[str] | None = None) -> int:
     import skip_ai  # noqa: F401  (registers the games)
 
     handler = {"games": _games, "play": _play, "match": _match,
-               "simulate": _simulate}[args.command]
+               "simulate": _simulate, "report": _report}[args.command]
     try:
         return handler(args)
     except (ValueError, pyspiel.SpielError) as e:

@@ -1,0 +1,65 @@
+"""``skip-ai report OUT``: the batch's tables and plots as ``OUT/report.md`` and
+``OUT/figures/*.png``."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pandas as pd
+
+from skip_ai.analysis.balance import balance_table, balance_wide
+from skip_ai.analysis.frame import load_records
+from skip_ai.analysis.plots import (balance_plot, length_plot, ratings_plot, save,
+                                    winrate_heatmap)
+from skip_ai.analysis.ratings import elo_ratings
+from skip_ai.analysis.structure import structure_table
+from skip_ai.analysis.winrate import pair_scores
+
+
+def write_report(out_dir: str | Path, n_boot: int = 200, structure_games: int = 20,
+                 seed: int = 0) -> Path:
+    """Analyse the records of the batch folder ``out_dir`` and write ``report.md`` there,
+    with its PNG figures under ``figures/``; returns the report's path."""
+    out = Path(out_dir)
+    df = load_records(out)
+    ratings = elo_ratings(df, n_boot=n_boot, seed=seed)
+    balance = balance_table(df, n_boot=n_boot, seed=seed)
+    structure = structure_table(sorted(df.game.unique()), structure_games, seed)
+
+    def figure(fig, name: str) -> str:
+        """Save ``fig`` under figures/ and link it."""
+        return f"![{name}]({save(fig, out / 'figures' / f'{name}.png').relative_to(out)})"
+
+    lines = [f"# Report: {', '.join(sorted(df.batch.unique()))}", "",
+             f"{len(df)} finished games, {df.game.nunique()} variants, "
+             f"{len(set(df.agent_a) | set(df.agent_b))} agents; code "
+             f"{', '.join(sorted(df.code_version.unique()))}.", "",
+             "Intervals are 95%: bootstrap over deals for ratings and balance, Wilson over "
+             "deals for duplicate scores.", "",
+             "## Ratings", "", figure(ratings_plot(ratings), "ratings"), "",
+             _table(ratings.round({"elo": 0, "lo": 0, "hi": 0})), "",
+             "## Win rates (duplicate score of agent vs opponent)", ""]
+    for game in sorted(df.game.unique()):
+        lines += [f"### {game}", "", figure(winrate_heatmap(df, game), f"winrate_{_slug(game)}"),
+                  ""]
+    lines += [_table(pair_scores(df).round(3)), "",
+              "## Balance by variant", "", figure(balance_plot(balance), "balance"), "",
+              "Definitions: `skip_ai.analysis.balance`. Each cell: estimate [95% interval].",
+              "", _table(balance_wide(balance).reset_index()), "",
+              f"Branching factor and decision moves, from {structure_games} random-play games "
+              "per variant (records keep no legal moves):", "",
+              _table(structure.round(3)), "",
+              "## Game length", "", figure(length_plot(df), "lengths"), ""]
+    path = out / "report.md"
+    path.write_text("\n".join(lines))
+    return path
+
+
+def _table(df: pd.DataFrame) -> str:
+    return df.to_markdown(index=False)
+
+
+def _slug(game: str) -> str:
+    """A file name for a game string."""
+    return re.sub(r"[^A-Za-z0-9]+", "_", game).strip("_")
