@@ -289,7 +289,8 @@ def random_legal(s, rng):
     jokerless = popcount(addable & s[F_BY_SUIT + NO_SUIT])
     n_lay = popcount(own)
     n_add = popcount(own & JOKERS) * popcount(addable)
-    for suit in range(4):
+    first = 2 - 2 * team  # the suits of the team's colour: 2, 3 (red) or 0, 1 (black)
+    for suit in range(first, first + 2):
         n_add += popcount(own & (SUIT_CARDS << (13 * suit))) * (
             popcount(addable & s[F_BY_SUIT + suit]) + jokerless)
     n_beat = 0
@@ -306,7 +307,7 @@ def random_legal(s, rng):
         return kth(own, k)
     k -= n_lay
     if k < n_add:
-        for suit in range(5):
+        for suit in range(first, 5):
             if suit < 4:
                 cards_ = own & (SUIT_CARDS << (13 * suit))
                 piles = addable & (s[F_BY_SUIT + suit] | s[F_BY_SUIT + NO_SUIT])
@@ -383,7 +384,7 @@ def _refresh(s, b, team):
         s[CP_ADDABLE] &= ~bit(b)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def playable_mask(s, team):
     """The cards still in play that would give ``team``'s player a move now: his colour (LAY)
     and the cards that could beat an opponent pile. A forced pass proves he holds none."""
@@ -397,7 +398,7 @@ def _single_on_field(s, c, team):
     return (s[F_PILES + team] >> c) & 1 and s[F_SIZE + c] == 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _lay(s, cur, team, c):
     lay_pile(s, c, team)
     if param(s, P_LITTLE) and c < 52:
@@ -417,7 +418,7 @@ def _lay(s, cur, team, c):
     _refresh(s, c, team)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _release_guards(s, seat):
     """``seat``'s turn begins: the Queens he laid lose their protection; if any did, the
     count of consecutive passes starts again (RULES §4.4)."""
@@ -436,9 +437,10 @@ def _release_guards(s, seat):
         s[F_PASSES] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_action(s, a):
-    # one exit and no run-time division: Numba can then drop the reference counting of ``s``
+    # no reference counting of ``s`` (``_nrt=False``: the caller owns it and nothing here
+    # allocates), which otherwise costs about as much as the move itself
     s[H_MOVES] += 1
     cur = s[H_CUR]
     vis = all_seats(s)
