@@ -27,7 +27,7 @@ in the bits from ``GUARD_SHIFT``). Kept from the piles for the move sampler (eve
 calls ``_refresh``; no hidden card is ever on a field, so the resampler leaves them right):
 ``CP_BEAT[b]`` the cards that may beat pile ``b``, ``CP_BEATS[c]`` the piles card ``c`` may
 beat, ``CP_BEATERS`` the cards that beat some pile, ``CP_ADDABLE`` the piles that take an ADD,
-``CP_GUARDED`` the protected Queens.
+``CP_GUARDED`` the protected Queens, ``CP_CHILDREN`` the cards that may be laid as a child.
 
 Observation tensor: ``[0, 72)`` common part (``kernel.state``); ``[72, 342)`` field part
 (``kernel.fields.write_observation``, own field first); then, at a pile's bottom card,
@@ -115,7 +115,8 @@ CP_BEATS = CP_BEAT + NUM_CARDS
 CP_BEATERS = CP_BEATS + NUM_CARDS
 CP_ADDABLE = CP_BEATERS + 1
 CP_GUARDED = CP_ADDABLE + 1
-STATE_SIZE = CP_GUARDED + 1
+CP_CHILDREN = CP_GUARDED + 1
+STATE_SIZE = CP_CHILDREN + 1
 OBS_SIZE = OBS_COMMON + OBS_FIELDS + 4 * NUM_CARDS + 1
 
 RED_MASK = ((np.int64(1) << 26) - 1) << 26 | (np.int64(1) << 53)
@@ -298,7 +299,7 @@ def random_legal(s, rng):
     while m:
         n_beat += popcount(s[CP_BEATS + lowest(m)])
         m &= m - 1
-    children = own & _child_suits(s) & RANKS_2_10
+    children = own & s[CP_CHILDREN]
     total = n_lay + n_add + n_beat + popcount(children)
     k = below(rng, total if total > 0 else 1)
     if total == 0:
@@ -410,6 +411,7 @@ def _lay(s, cur, team, c):
                 s[F_FLAGS + c] |= MARRIED
                 s[F_FLAGS + spouse] |= MARRIED
                 s[CP_MARRIAGE + c // 13] = 1
+                s[CP_CHILDREN] |= (SUIT_CARDS << (13 * (c // 13))) & RANKS_2_10
                 married = True
                 _refresh(s, spouse, team)
         if rank == QUEEN and not married:
@@ -477,6 +479,7 @@ def _move(s, cur, a):
             lay_pile(s, c, team)
             s[F_FLAGS + c] |= CHILD
             s[CP_MARRIAGE + c // 13] = 2
+            s[CP_CHILDREN] &= ~(SUIT_CARDS << (13 * (c // 13)))
             _refresh(s, c, team)
     nxt = next_seat(s, cur)
     if s[CP_GUARDED]:
