@@ -25,8 +25,7 @@ State: the field slots of ``kernel.fields``; ``CP_MARRIAGE[suit]`` (0 none, 1 ma
 child is laid). Pile flags: ``MARRIED``, ``CHILD``, ``PROTECTED`` (with the protecting seat + 1
 in the bits from ``GUARD_SHIFT``). Kept from the piles for the move sampler (every pile change
 calls ``_refresh``; no hidden card is ever on a field, so the resampler leaves them right):
-``CP_BEAT[b]`` the cards that may beat pile ``b``, ``CP_BEATS[c]`` the piles card ``c`` may
-beat, ``CP_BEATERS`` the cards that beat some pile, ``CP_ADDABLE`` the piles that take an ADD,
+``CP_BEAT[b]`` the cards that may beat pile ``b``, ``CP_ADDABLE`` the piles that take an ADD,
 ``CP_GUARDED`` the protected Queens, ``CP_CHILDREN`` the cards that may be laid as a child.
 
 Observation tensor: ``[0, 72)`` common part (``kernel.state``); ``[72, 342)`` field part
@@ -111,9 +110,7 @@ GUARD_SHIFT = 4
 
 CP_MARRIAGE = FIELDS_END
 CP_BEAT = CP_MARRIAGE + 4
-CP_BEATS = CP_BEAT + NUM_CARDS
-CP_BEATERS = CP_BEATS + NUM_CARDS
-CP_ADDABLE = CP_BEATERS + 1
+CP_ADDABLE = CP_BEAT + NUM_CARDS
 CP_GUARDED = CP_ADDABLE + 1
 CP_CHILDREN = CP_GUARDED + 1
 STATE_SIZE = CP_CHILDREN + 1
@@ -279,13 +276,13 @@ def legal_actions(s, out):
 def random_legal(s, rng):
     """Exactly ``legal_actions(s)[below(rng, n)]``, counted and picked from the masks kept in
     the state (``CP_BEAT`` ...): LAY and ADD by suit blocks (every card of a suit joins the
-    same piles), BEAT card by card through ``CP_BEATS``. ``legal_actions`` lists the same moves
+    same piles), BEAT pile by pile, then card by card when one is picked. ``legal_actions`` lists the same moves
     the long way (``_moves``), which the tests compare."""
     cur = s[H_CUR]
     team = team_of(s, cur)
     held = s[HAND + cur]
     own = held & _colour_mask(team)
-    theirs = held & ~own & s[CP_BEATERS]
+    theirs = held & ~own
     addable = s[CP_ADDABLE] & s[F_PILES + team]
     jokerless = popcount(addable & s[F_BY_SUIT + NO_SUIT])
     n_lay = popcount(own)
@@ -295,10 +292,14 @@ def random_legal(s, rng):
         n_add += popcount(own & (SUIT_CARDS << (13 * suit))) * (
             popcount(addable & s[F_BY_SUIT + suit]) + jokerless)
     n_beat = 0
-    m = theirs
+    beaters = np.int64(0)  # the cards in hand that beat some opponent pile
+    opponents = s[F_PILES + 1 - team]
+    m = opponents
     while m:
-        n_beat += popcount(s[CP_BEATS + lowest(m)])
+        x = theirs & s[CP_BEAT + lowest(m)]
         m &= m - 1
+        n_beat += popcount(x)
+        beaters |= x
     children = own & s[CP_CHILDREN]
     total = n_lay + n_add + n_beat + popcount(children)
     k = below(rng, total if total > 0 else 1)
@@ -325,11 +326,16 @@ def random_legal(s, rng):
             k -= block
     k -= n_add
     if k < n_beat:
-        m = theirs
+        m = beaters
         while m:
             c = lowest(m)
             m &= m - 1
-            piles = s[CP_BEATS + c]
+            piles = np.int64(0)  # the opponent piles ``c`` beats
+            q = opponents
+            while q:
+                b = lowest(q)
+                q &= q - 1
+                piles |= ((s[CP_BEAT + b] >> c) & 1) << b
             cnt = popcount(piles)
             if k < cnt:
                 return BEAT0 + 54 * c + kth(piles, k)
@@ -360,19 +366,8 @@ def _beaten_by(s, b, team):
 
 @njit(cache=True, inline="always")
 def _set_beat(s, b, new):
-    """Pile ``b`` is now beaten by the cards of ``new``: update ``CP_BEAT``, ``CP_BEATS`` and
-    ``CP_BEATERS``."""
-    d = s[CP_BEAT + b] ^ new
+    """Pile ``b`` is now beaten by the cards of ``new``."""
     s[CP_BEAT + b] = new
-    while d:
-        c = lowest(d)
-        d &= d - 1
-        piles = s[CP_BEATS + c] ^ bit(b)
-        s[CP_BEATS + c] = piles
-        if piles:
-            s[CP_BEATERS] |= bit(c)
-        else:
-            s[CP_BEATERS] &= ~bit(c)
 
 
 @njit(cache=True, inline="always")
@@ -389,8 +384,12 @@ def _refresh(s, b, team):
 def playable_mask(s, team):
     """The cards still in play that would give ``team``'s player a move now: his colour (LAY)
     and the cards that could beat an opponent pile. A forced pass proves he holds none."""
-    # the cards beating a pile of ``team``'s own field are of its colour anyway
-    return (_colour_mask(team) | s[CP_BEATERS]) & unplaced_cards(s)
+    mask = _colour_mask(team)
+    piles = s[F_PILES + 1 - team]
+    while piles:
+        mask |= s[CP_BEAT + lowest(piles)]
+        piles &= piles - 1
+    return mask & unplaced_cards(s)
 
 
 @njit(cache=True, inline="always")
