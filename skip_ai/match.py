@@ -14,7 +14,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-import pyspiel
 from tqdm import tqdm
 
 from agents import make_agent
