@@ -23,7 +23,10 @@ proved-absent set for the resampler.
 
 State: the field slots of ``kernel.fields``; ``CP_MARRIAGE[suit]`` (0 none, 1 married, 2 the
 child is laid). Pile flags: ``MARRIED``, ``CHILD``, ``PROTECTED`` (with the protecting seat + 1
-in the bits from ``GUARD_SHIFT``).
+in the bits from ``GUARD_SHIFT``). Kept from the piles for the move sampler (every pile change
+calls ``_refresh``; no hidden card is ever on a field, so the resampler leaves them right):
+``CP_BEAT[b]`` the cards that may beat pile ``b``, ``CP_ADDABLE`` the piles that take an ADD,
+``CP_GUARDED`` the protected Queens, ``CP_CHILDREN`` the cards that may be laid as a child.
 
 Observation tensor: ``[0, 72)`` common part (``kernel.state``); ``[72, 342)`` field part
 (``kernel.fields.write_observation``, own field first); then, at a pile's bottom card,
@@ -42,6 +45,7 @@ from skip_ai.games.spec import DECK_36_52, PLAYERS_4_6, GameSpec, Param
 from skip_ai.kernel.bits import bit, kth, lowest, popcount, to_list
 from skip_ai.kernel.fields import (
     F_BELOW,
+    F_BY_SUIT,
     F_FLAGS,
     F_PASSES,
     F_PILES,
@@ -50,6 +54,7 @@ from skip_ai.kernel.fields import (
     F_SUM,
     F_TOP,
     FIELDS_END,
+    NO_SUIT,
     OBS_FIELDS,
     add_to_pile,
     colour_of,
@@ -104,13 +109,22 @@ MARRIED, CHILD, PROTECTED = 1, 2, 4
 GUARD_SHIFT = 4
 
 CP_MARRIAGE = FIELDS_END
-STATE_SIZE = CP_MARRIAGE + 4
+CP_BEAT = CP_MARRIAGE + 4
+CP_ADDABLE = CP_BEAT + NUM_CARDS
+CP_GUARDED = CP_ADDABLE + 1
+CP_CHILDREN = CP_GUARDED + 1
+STATE_SIZE = CP_CHILDREN + 1
 OBS_SIZE = OBS_COMMON + OBS_FIELDS + 4 * NUM_CARDS + 1
 
 RED_MASK = ((np.int64(1) << 26) - 1) << 26 | (np.int64(1) << 53)
 BLACK_MASK = ((np.int64(1) << 26) - 1) | (np.int64(1) << 52)
 SUIT_CARDS = (np.int64(1) << 13) - 1
 JOKERS = np.int64(3) << 52
+_QKA = np.int64(0b111) << 10
+HIGH = _QKA | _QKA << 13 | _QKA << 26 | _QKA << 39
+"""The Queens, Kings and Aces: what beats a joker-only pile."""
+_LOW = (np.int64(1) << 9) - 1
+RANKS_2_10 = _LOW | _LOW << 13 | _LOW << 26 | _LOW << 39
 
 
 @njit(cache=True)
@@ -260,30 +274,122 @@ def legal_actions(s, out):
 
 @njit(cache=True)
 def random_legal(s, rng):
-    # count, then pick: no list is built (``s`` only fills the unused ``out`` argument)
-    return _moves(s, s, below(rng, _moves(s, s, COUNT)))
+    """Exactly ``legal_actions(s)[below(rng, n)]``, counted and picked from the masks kept in
+    the state (``CP_BEAT`` ...): LAY and ADD by suit blocks (every card of a suit joins the
+    same piles), BEAT pile by pile, then card by card when one is picked. ``legal_actions`` lists the same moves
+    the long way (``_moves``), which the tests compare."""
+    cur = s[H_CUR]
+    team = team_of(s, cur)
+    held = s[HAND + cur]
+    own = held & _colour_mask(team)
+    theirs = held & ~own
+    addable = s[CP_ADDABLE] & s[F_PILES + team]
+    jokerless = popcount(addable & s[F_BY_SUIT + NO_SUIT])
+    n_lay = popcount(own)
+    n_add = popcount(own & JOKERS) * popcount(addable)
+    first = 2 - 2 * team  # the suits of the team's colour: 2, 3 (red) or 0, 1 (black)
+    for suit in range(first, first + 2):
+        n_add += popcount(own & (SUIT_CARDS << (13 * suit))) * (
+            popcount(addable & s[F_BY_SUIT + suit]) + jokerless)
+    n_beat = 0
+    beaters = np.int64(0)  # the cards in hand that beat some opponent pile
+    opponents = s[F_PILES + 1 - team]
+    m = opponents
+    while m:
+        x = theirs & s[CP_BEAT + lowest(m)]
+        m &= m - 1
+        n_beat += popcount(x)
+        beaters |= x
+    children = own & s[CP_CHILDREN]
+    total = n_lay + n_add + n_beat + popcount(children)
+    k = below(rng, total if total > 0 else 1)
+    if total == 0:
+        return PASS
+    if k < n_lay:
+        return kth(own, k)
+    k -= n_lay
+    if k < n_add:
+        for suit in range(first, 5):
+            if suit < 4:
+                cards_ = own & (SUIT_CARDS << (13 * suit))
+                piles = addable & (s[F_BY_SUIT + suit] | s[F_BY_SUIT + NO_SUIT])
+            else:
+                cards_ = own & JOKERS
+                piles = addable
+            per_card = popcount(piles)
+            block = popcount(cards_) * per_card
+            if k < block:
+                while k >= per_card:  # the card, then the pile: no division
+                    k -= per_card
+                    cards_ &= cards_ - 1
+                return ADD0 + 54 * lowest(cards_) + kth(piles, k)
+            k -= block
+    k -= n_add
+    if k < n_beat:
+        m = beaters
+        while m:
+            c = lowest(m)
+            m &= m - 1
+            piles = np.int64(0)  # the opponent piles ``c`` beats
+            q = opponents
+            while q:
+                b = lowest(q)
+                q &= q - 1
+                piles |= ((s[CP_BEAT + b] >> c) & 1) << b
+            cnt = popcount(piles)
+            if k < cnt:
+                return BEAT0 + 54 * c + kth(piles, k)
+            k -= cnt
+    return CHILD0 + kth(children, k - n_beat)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def _beaten_by(s, b, team):
+    """The cards that may beat pile ``b`` on ``team``'s field now (``can_beat``), all of the
+    field's colour."""
+    little = param(s, P_LITTLE)
+    if little and (s[F_FLAGS + b] & (MARRIED | CHILD | PROTECTED)) != 0:
+        return np.int64(0)
+    total = s[F_SUM + b]
+    suit = s[F_SUIT + b]
+    if suit < 0:
+        m = HIGH  # a joker-only pile falls to Q, K or A
+    else:
+        m = (SUIT_CARDS & ~((np.int64(1) << (total - 1)) - 1)) << (13 * suit)
+        top = s[F_TOP + b]
+        if little and s[F_SIZE + b] == 1 and top < 52 and _rank(top) == QUEEN:
+            m &= ~bit(13 * suit + KING - 2)  # the King never beats a Queen
+    if total < 11:
+        m |= JOKERS
+    return m & _colour_mask(team)
+
+
+@njit(cache=True, inline="always")
+def _set_beat(s, b, new):
+    """Pile ``b`` is now beaten by the cards of ``new``."""
+    s[CP_BEAT + b] = new
+
+
+@njit(cache=True, inline="always")
+def _refresh(s, b, team):
+    """Pile ``b`` on ``team``'s field changed: recompute its derived masks."""
+    _set_beat(s, b, _beaten_by(s, b, team))
+    if s[F_SIZE + b] < MAX_PILE and not _frozen(s, b):
+        s[CP_ADDABLE] |= bit(b)
+    else:
+        s[CP_ADDABLE] &= ~bit(b)
+
+
+@njit(cache=True, inline="always")
 def playable_mask(s, team):
     """The cards still in play that would give ``team``'s player a move now: his colour (LAY)
     and the cards that could beat an opponent pile. A forced pass proves he holds none."""
-    unplaced = unplaced_cards(s)
-    theirs = _colour_mask(1 - team) & unplaced
-    mask = _colour_mask(team) & unplaced
+    mask = _colour_mask(team)
     piles = s[F_PILES + 1 - team]
     while piles:
-        b = lowest(piles)
+        mask |= s[CP_BEAT + lowest(piles)]
         piles &= piles - 1
-        suit = s[F_SUIT + b]
-        candidates = theirs if suit < 0 else (SUIT_CARDS << (13 * suit)) | (theirs & JOKERS)
-        candidates &= theirs & ~mask
-        while candidates:
-            c = lowest(candidates)
-            candidates &= candidates - 1
-            if can_beat(s, c, b):
-                mask |= bit(c)
-    return mask
+    return mask & unplaced_cards(s)
 
 
 @njit(cache=True, inline="always")
@@ -292,44 +398,50 @@ def _single_on_field(s, c, team):
     return (s[F_PILES + team] >> c) & 1 and s[F_SIZE + c] == 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _lay(s, cur, team, c):
     lay_pile(s, c, team)
-    if not param(s, P_LITTLE) or c >= 52:
-        return
-    rank = _rank(c)
-    if rank == QUEEN or rank == KING:
-        spouse = c + 1 if rank == QUEEN else c - 1
-        if _single_on_field(s, spouse, team):
-            s[F_FLAGS + c] |= MARRIED
-            s[F_FLAGS + spouse] |= MARRIED
-            s[CP_MARRIAGE + c // 13] = 1
-            return
-    if rank == QUEEN:
-        s[F_FLAGS + c] |= PROTECTED | ((cur + 1) << GUARD_SHIFT)
+    if param(s, P_LITTLE) and c < 52:
+        rank = _rank(c)
+        married = False
+        if rank == QUEEN or rank == KING:
+            spouse = c + 1 if rank == QUEEN else c - 1
+            if _single_on_field(s, spouse, team):
+                s[F_FLAGS + c] |= MARRIED
+                s[F_FLAGS + spouse] |= MARRIED
+                s[CP_MARRIAGE + c // 13] = 1
+                s[CP_CHILDREN] |= (SUIT_CARDS << (13 * (c // 13))) & RANKS_2_10
+                married = True
+                _refresh(s, spouse, team)
+        if rank == QUEEN and not married:
+            s[F_FLAGS + c] |= PROTECTED | ((cur + 1) << GUARD_SHIFT)
+            s[CP_GUARDED] |= bit(c)
+    _refresh(s, c, team)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _release_guards(s, seat):
     """``seat``'s turn begins: the Queens he laid lose their protection; if any did, the
     count of consecutive passes starts again (RULES §4.4)."""
     released = False
-    for team in range(2):
-        piles = s[F_PILES + team]
-        while piles:
-            b = lowest(piles)
-            piles &= piles - 1
-            flags = s[F_FLAGS + b]
-            if flags & PROTECTED and (flags >> GUARD_SHIFT) == seat + 1:
-                s[F_FLAGS + b] = flags & ~PROTECTED & ((1 << GUARD_SHIFT) - 1)
-                released = True
+    piles = s[CP_GUARDED]  # the protected Queens
+    while piles:
+        b = lowest(piles)
+        piles &= piles - 1
+        flags = s[F_FLAGS + b]
+        if (flags >> GUARD_SHIFT) == seat + 1:
+            s[F_FLAGS + b] = flags & ~PROTECTED & ((1 << GUARD_SHIFT) - 1)
+            s[CP_GUARDED] &= ~bit(b)
+            _refresh(s, b, 0 if (s[F_PILES] >> b) & 1 else 1)
+            released = True
     if released:
         s[F_PASSES] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_action(s, a):
-    # one exit and no run-time division: Numba can then drop the reference counting of ``s``
+    # no reference counting of ``s`` (``_nrt=False``: the caller owns it and nothing here
+    # allocates), which otherwise costs about as much as the move itself
     s[H_MOVES] += 1
     cur = s[H_CUR]
     vis = all_seats(s)
@@ -352,17 +464,24 @@ def _move(s, cur, a):
         if a < ADD0:
             _lay(s, cur, team, a)
         elif a < BEAT0:
-            add_to_pile(s, (a - ADD0) // 54, (a - ADD0) % 54, team)
+            b = (a - ADD0) % 54
+            add_to_pile(s, (a - ADD0) // 54, b, team)
+            _refresh(s, b, team)
         elif a < PASS:
-            remove_pile(s, (a - BEAT0) % 54, 1 - team)
+            b = (a - BEAT0) % 54
+            remove_pile(s, b, 1 - team)
             discard(s, (a - BEAT0) // 54)
+            _set_beat(s, b, np.int64(0))
+            s[CP_ADDABLE] &= ~bit(b)
         else:
             c = a - CHILD0
             lay_pile(s, c, team)
             s[F_FLAGS + c] |= CHILD
             s[CP_MARRIAGE + c // 13] = 2
+            s[CP_CHILDREN] &= ~(SUIT_CARDS << (13 * (c // 13)))
+            _refresh(s, c, team)
     nxt = next_seat(s, cur)
-    if param(s, P_LITTLE):
+    if s[CP_GUARDED]:
         _release_guards(s, nxt)
     end_turn(s, nxt)
 

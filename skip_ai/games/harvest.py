@@ -149,8 +149,38 @@ def legal_actions(s, out):
 
 @njit(cache=True)
 def random_legal(s, rng):
-    # count, then pick: no list is built (``s`` only fills the unused ``out`` argument)
-    return _moves(s, s, below(rng, _moves(s, s, COUNT)))
+    """Exactly ``legal_actions(s)[below(rng, n)]`` in one pass and no list: LAY, then COVER
+    by suit blocks (every card of a suit covers the same stacks)."""
+    cur = s[H_CUR]
+    team = team_of(s, cur)
+    held = s[HAND + cur]
+    own = held & _colour_mask(team)
+    theirs = held & ~own
+    stacks_of = s[F_PILES + 1 - team]
+    first = 2 * team  # the suits of the opponents' colour: 0, 1 (black) or 2, 3 (red)
+    n_lay = popcount(own)
+    n = n_lay
+    for suit in range(first, first + 2):
+        n += popcount(theirs & (SUIT_CARDS << (13 * suit))) * popcount(
+            s[F_BY_SUIT + suit] & stacks_of)
+    k = below(rng, n if n > 0 else 1)
+    if n == 0:
+        return PASS
+    if k < n_lay:
+        return kth(own, k)
+    k -= n_lay
+    for suit in range(first, first + 2):
+        cards_ = theirs & (SUIT_CARDS << (13 * suit))
+        stacks = s[F_BY_SUIT + suit] & stacks_of
+        per_card = popcount(stacks)
+        block = popcount(cards_) * per_card
+        if k < block:
+            while k >= per_card:  # the card, then the stack: no division
+                k -= per_card
+                cards_ &= cards_ - 1
+            return COVER0 + 54 * lowest(cards_) + kth(stacks, k)
+        k -= block
+    return PASS  # not reached: k < n
 
 
 @njit(cache=True)
@@ -166,9 +196,10 @@ def playable_mask(s, team):
     return mask
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_action(s, a):
-    # one exit and no run-time division: Numba can then drop the reference counting of ``s``
+    # no reference counting of ``s`` (``_nrt=False``: the caller owns it and nothing here
+    # allocates), which otherwise costs about as much as the move itself
     s[H_MOVES] += 1
     cur = s[H_CUR]
     vis = all_seats(s)

@@ -6,6 +6,7 @@ needs) costs no list at all.
 """
 
 import numpy as np
+from llvmlite import ir
 from numba import njit, types
 from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
@@ -45,20 +46,52 @@ def lowest(m):
     return np.int64(trailing_zeros(np.int64(m)))
 
 
-@njit(cache=True, inline="always")
-def kth(m, k):
-    """The k-th smallest card (k from 0) of mask ``m``, which holds more than k cards."""
+def _kth_portable(m, k):
     # halve the search to 32, 16 then 8 bits by counting the low half, then clear bits
     off = np.int64(0)
     for width in (32, 16, 8):
-        low = popcount(m & ((np.int64(1) << width) - 1))
+        low = np.int64(_ctpop(m & ((np.int64(1) << width) - 1)))
         if k >= low:
             k -= low
             m = m >> width
             off += width
     for _ in range(k):
         m &= m - 1
-    return off + np.int64(trailing_zeros(np.int64(m)))
+    return off + np.int64(trailing_zeros(m))
+
+
+def _has_bmi2(context) -> bool:
+    features = getattr(context.codegen(), "_tm_features", "") or ""
+    return "+bmi2" in features.split(",")
+
+
+@intrinsic
+def _kth_bit(typingctx, m, k):
+    """Position of the k-th set bit of ``m``: BMI2's ``pdep`` deposits ``1 << k`` on the k-th
+    set bit in a few cycles where the target CPU has it, else the portable halving search
+    (the same result; Numba's cache is per CPU model and features)."""
+    if not (isinstance(m, types.Integer) and isinstance(k, types.Integer)):
+        return None
+    sig = types.int64(types.int64, types.int64)
+
+    def codegen(context, builder, signature, args):
+        args = [context.cast(builder, v, ty, types.int64)
+                for v, ty in zip(args, signature.args)]
+        if not _has_bmi2(context):
+            return context.compile_internal(builder, _kth_portable, sig, args)
+        i64 = ir.IntType(64)
+        pdep = builder.module.declare_intrinsic(
+            "llvm.x86.bmi.pdep.64", fnty=ir.FunctionType(i64, [i64, i64]))
+        deposited = builder.call(pdep, [builder.shl(ir.Constant(i64, 1), args[1]), args[0]])
+        return builder.cttz(deposited, ir.Constant(ir.IntType(1), 1))
+
+    return sig, codegen
+
+
+@njit(cache=True, inline="always")
+def kth(m, k):
+    """The k-th smallest card (k from 0) of mask ``m``, which holds more than k cards."""
+    return _kth_bit(np.int64(m), np.int64(k))
 
 
 @njit(cache=True, inline="always")

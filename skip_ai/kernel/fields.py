@@ -31,6 +31,7 @@ from .state import (
     LOC,
     LOC_OUT,
     LOC_TABLE,
+    MAX_SEATS,
     NUM_CARDS,
     TERMINAL,
     play_public,
@@ -163,11 +164,10 @@ def forced_pass(s, seat, playable):
 def end_turn(s, nxt):
     """Hand the turn to ``nxt``, or end the game when nobody holds a card or every player in
     turn has passed (Two Captains §3.3, Harvest §10.4)."""
-    n = s[H_PLAYERS]
-    anyone_holds = False
-    for q in range(n):
-        anyone_holds |= s[HAND + q] != 0
-    s[H_CUR] = nxt if anyone_holds and s[F_PASSES] < n else TERMINAL
+    # every seat's hand at once (the seats beyond the table's are always empty): no loop
+    held = (s[HAND] | s[HAND + 1] | s[HAND + 2] | s[HAND + 3] | s[HAND + 4]
+            | s[HAND + MAX_SEATS - 1])
+    s[H_CUR] = nxt if held != 0 and s[F_PASSES] < s[H_PLAYERS] else TERMINAL
 
 
 @njit(cache=True, inline="always")
