@@ -88,11 +88,11 @@ class Sides:
     @classmethod
     def of(cls, df: pd.DataFrame) -> Sides:
         """The sides of the games of one variant (``df`` holds a single game string)."""
-        team_game, n, umin, umax = game_info(df.game.iloc[0])
+        team_game, teams, umin, umax = game_info(df.game.iloc[0])
         returns = np.stack(df.returns.to_numpy())
         scaled = 2 * (returns - umin) / (umax - umin) - 1
-        if team_game:  # RULES §0.2: partners sit side by side, team 0 first
-            scaled = np.stack([scaled[:, : n // 2].mean(1), scaled[:, n // 2:].mean(1)], 1)
+        if team_game:
+            scaled = np.stack([scaled[:, teams == 0].mean(1), scaled[:, teams == 1].mean(1)], 1)
         return cls(team_game, scaled, df.winner.to_numpy(), df.num_actions.to_numpy(float),
                    df.num_moves.to_numpy(float))
 

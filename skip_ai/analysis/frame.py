@@ -10,6 +10,7 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 
@@ -47,10 +48,10 @@ def deal_scores(df: pd.DataFrame) -> pd.DataFrame:
 
 
 @cache
-def game_info(game: str) -> tuple[bool, int, float, float]:
-    """(team game, players, min utility, max utility) of a game string."""
+def game_info(game: str) -> tuple[bool, np.ndarray, float, float]:
+    """(team game, the team of each seat, min utility, max utility) of a game string."""
     import skip_ai  # noqa: F401  (registers the games)
     from skip_ai.pyspiel_wrapper import load
 
     g = load(game)
-    return g.spec.team_game, g.num_players(), g.min_utility(), g.max_utility()
+    return g.spec.team_game, g.spec.teams(g.num_players()), g.min_utility(), g.max_utility()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from skip_ai import cards
 from skip_ai.kernel.bits import popcount
-from skip_ai.kernel.state import CHANCE, H_CUR, H_MOVES, H_PLAYERS, HAND, TERMINAL
+from skip_ai.kernel.state import CHANCE, H_CUR, H_MOVES, H_PLAYERS, H_TEAMS, HAND, TERMINAL
 
 
 def players(s) -> int:
@@ -12,6 +12,8 @@ def players(s) -> int:
 
 
 def team_of(s, seat: int) -> int:
+    if s[H_TEAMS]:  # partners alternate
+        return seat % 2
     return seat // (players(s) // 2)
 
 

@@ -10,6 +10,7 @@ slots                   meaning
 ``H_MOVES``             actions applied so far (chance outcomes included)
 ``H_DEALT``             deal chance nodes applied so far
 ``H_DEAL_LEN``          deal chance nodes planned (``DEAL_PLAN`` entries in use)
+``H_TEAMS``             0: partners side by side (§0.2); 1: partners alternate
 ``H_PARAMS`` ..         the game's parameters, ``NUM_PARAMS`` slots, in the order it declares
 ``LOC[c]``              where card ``c`` is (``LOC_*`` codes; 0..5 = in that seat's hand)
 ``KNOWN[c]``            bitmask of seats that know where ``c`` is, besides its holder
@@ -44,6 +45,10 @@ H_CUR = 1
 H_MOVES = 2
 H_DEALT = 3
 H_DEAL_LEN = 4
+H_TEAMS = 5
+"""How the teams sit: 0 side by side (RULES §0.2, every SKIP game), 1 alternately (team =
+seat mod 2: Sixty-six for four). A game whose partners alternate sets it in ``init``; its
+kernel then uses its own team function instead of :func:`team_of`."""
 H_PARAMS = 8
 NUM_PARAMS = 8
 HEADER = H_PARAMS + NUM_PARAMS
