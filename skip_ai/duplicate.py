@@ -61,4 +61,4 @@ def match_summary(df: pd.DataFrame) -> tuple[float, float, float]:
     """A's mean score with a 95% interval, from per-deal means (the games of one deal are
     not independent, the deals are)."""
     per_deal = df.groupby("deal").score_a.mean().to_numpy()
-    return mean_interval(per_deal)
+    return mean_interval(per_deal, bounds=(0, 1))

@@ -96,5 +96,5 @@ def match(game: str | KernelGame, spec_a: str, spec_b: str, n_deals: int, seed: 
             bar.update(1)
     bar.close()
     df = pd.DataFrame(rows)
-    mean, lo, hi = mean_interval(df.groupby("deal").score_a.mean().to_numpy())
+    mean, lo, hi = mean_interval(df.groupby("deal").score_a.mean().to_numpy(), bounds=(0, 1))
     return MatchResult(str(g), spec_a, spec_b, n_deals, mean, lo, hi, df)
