@@ -52,7 +52,8 @@ class OpenSpielISMCTS(ismcts.ISMCTSBot):
             return self.get_final_policy(state, self._root_node)
 
     def sample_root_state(self, state):
-        if self.last_iterations > 0 and time.perf_counter() >= self._deadline:
+        # its first simulation only evaluates the new root: two give the root a visited child
+        if self.last_iterations >= 2 and time.perf_counter() >= self._deadline:
             raise _TimeUp
         self.last_iterations += 1
         return super().sample_root_state(state)
