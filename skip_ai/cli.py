@@ -1,5 +1,5 @@
 """The ``skip-ai`` command line: list games, watch or play one, match two agents, simulate a
-batch."""
+batch, run a tournament."""
 
 from __future__ import annotations
 
@@ -115,6 +115,19 @@ def _simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _tournament(args: argparse.Namespace) -> int:
+    from skip_ai.tournament import load_config, run_tournament
+
+    config = load_config(args.config)
+    s = run_tournament(config, workers=args.workers, backend=args.backend)
+    print(f"{config.name}: {s.before + s.played} of {s.total} games recorded in {s.records} "
+          f"({s.played} played now in {s.seconds:.0f} s)")
+    if s.failed:
+        print(f"  {s.failed} games failed: their records have status 'failed' and the reason "
+              "in 'error'")
+    return 0
+
+
 def _score_names(game) -> list[str]:
     """Who each number of ``scores()`` belongs to: the teams, or the seats."""
     if game.spec.team_game:
@@ -146,6 +159,11 @@ def build_parser() -> argparse.ArgumentParser:
     simp.add_argument("--seed", type=int, default=0)
     simp.add_argument("--policy", default="random")
     simp.add_argument("--out", help="write one row per game to this Parquet file")
+    tour = sub.add_parser("tournament", help="a round robin of agents on duplicate deals, "
+                          "recorded as Parquet shards (run again to resume)")
+    tour.add_argument("config", help="the batch's TOML config")
+    tour.add_argument("--workers", type=int, help="processes (default: the config's workers)")
+    tour.add_argument("--backend", default="local", choices=["local"])
     return parser
 
 
@@ -154,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
     import skip_ai  # noqa: F401  (registers the games)
 
     handler = {"games": _games, "play": _play, "match": _match,
-               "simulate": _simulate}[args.command]
+               "simulate": _simulate, "tournament": _tournament}[args.command]
     try:
         return handler(args)
     except (ValueError, pyspiel.SpielError) as e:

@@ -1,0 +1,60 @@
+"""Play scheduled games and return their records: pure inputs in, plain dicts out.
+
+:func:`play_games` touches no file and no global state beyond a per-process cache of loaded
+games, so it runs the same in-process, in a process pool or as a Ray task. A game that raises
+is recorded with status ``failed`` and its error, never dropped: the batch goes on and the
+record says what went wrong.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from typing import Sequence
+
+import numpy as np
+
+from skip_ai.duplicate import score_a, seatings
+from skip_ai.match import play_seating
+from skip_ai.pyspiel_wrapper import KernelGame, load
+from skip_ai.sim import winners
+from skip_ai.tournament.schedule import ScheduledGame
+
+# The columns a failed game cannot fill.
+_NO_RESULT = {"returns": None, "scores": None, "score_a": None, "winner": None,
+              "num_actions": None, "num_moves": None}
+
+
+@functools.lru_cache(maxsize=None)
+def _game(game: str) -> KernelGame:
+    return load(game)
+
+
+def play_games(batch: str, code_version: str, games: Sequence[ScheduledGame]) -> list[dict]:
+    """One record (:data:`skip_ai.records.SCHEMA`) per scheduled game, in the given order."""
+    return [play_game(batch, code_version, s) for s in games]
+
+
+def play_game(batch: str, code_version: str, s: ScheduledGame) -> dict:
+    """Play one scheduled game and describe it as a record."""
+    game = _game(s.game)
+    a_seats = seatings(game)[s.seating]
+    row = {"batch": batch, "code_version": code_version, "match_id": s.match_id,
+           "game": s.game, "game_name": game.spec.short_name,
+           "team_game": bool(game.spec.team_game), "deal": s.deal, "seating": s.seating,
+           "seed": s.seed, "agent_a": s.agent_a.name, "agent_b": s.agent_b.name,
+           "agents": [s.agent_a.name if a else s.agent_b.name for a in a_seats]}
+    t0 = time.perf_counter()
+    try:
+        r = play_seating(game, s.seed, a_seats, s.agent_a.spec, s.agent_b.spec)
+    except Exception as e:  # any failure of a game or an agent becomes a record
+        return {**row, **_NO_RESULT, "seconds": time.perf_counter() - t0,
+                "status": "failed", "error": f"{type(e).__name__}: {e}"}
+    seconds = time.perf_counter() - t0
+    returns = np.asarray(r["returns"], dtype=np.float64)
+    return {**row, "returns": returns.tolist(),
+            "scores": [float(x) for x in r["state"].scores()],
+            "score_a": float(score_a(returns[None, :], a_seats, game)[0]),
+            "winner": int(winners(returns[None, :], game.spec.team_game)[0]),
+            "num_actions": int(r["num_actions"]), "num_moves": r["moves_a"] + r["moves_b"],
+            "seconds": seconds, "status": "ok", "error": None}
