@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import itertools
 import multiprocessing
+import os
 import subprocess
+import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
@@ -100,6 +102,16 @@ def _chunks(games: Iterable[ScheduledGame], size: int) -> Iterator[list[Schedule
         yield chunk
 
 
+def _exit_with_parent(parent: int) -> None:
+    """A pool worker whose parent was killed (kill -9) would wait for tasks forever: watch
+    the parent and leave with it."""
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1)
+        os._exit(1)
+    threading.Thread(target=watch, daemon=True).start()
+
+
 def _results(tasks: Iterator[list[ScheduledGame]], batch: str, version: str,
              workers: int) -> Iterator[list[dict]]:
     """Each task's records as soon as it finishes; in a pool, at most two tasks per worker
@@ -110,7 +122,8 @@ def _results(tasks: Iterator[list[ScheduledGame]], batch: str, version: str,
         return
     # fork: the workers inherit the imported package and its compiled kernels at no cost
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(method)) as pool:
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(method),
+                             initializer=_exit_with_parent, initargs=(os.getpid(),)) as pool:
         pending: set[Future] = set()
         try:
             for task in tasks:

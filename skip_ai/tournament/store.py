@@ -84,9 +84,8 @@ class RecordStore:
             try:
                 ids = pq.read_table(shard, columns=["match_id"]).column(0).to_pylist()
             except (pa.ArrowException, OSError, KeyError) as e:
-                raise StoreError(f"damaged shard {shard}: {e}. Its games are not counted as "
-                                 "played; move the file away and run again to replay "
-                                 "them") from None
+                raise StoreError(f"damaged shard {shard}: {e}. Move it out of {self.records} "
+                                 "and run again to play its games again") from None
             for match_id in ids:
                 if match_id in seen:
                     raise StoreError(f"game {match_id} is recorded twice, in {seen[match_id]} "
