@@ -102,14 +102,13 @@ class RecordStore:
 
 
 def _write_atomic(path: Path, content: bytes | pa.Table) -> None:
-    """Write to a hidden temporary file next to ``path``, flush it to disk, then rename: a
-    crash leaves either nothing or the whole file."""
+    """Write to a hidden temporary file next to ``path``, then rename: a killed process
+    leaves either nothing or the whole file. (No fsync: it cost ~5 ms a shard, 4% of a batch
+    of fast games; only an OS crash could then leave a damaged shard, which a resume reports
+    by name.)"""
     tmp = path.with_name(f".{path.name}.tmp")
-    with open(tmp, "wb") as f:
-        if isinstance(content, pa.Table):
-            pq.write_table(content, f)
-        else:
-            f.write(content)
-        f.flush()
-        os.fsync(f.fileno())
+    if isinstance(content, pa.Table):
+        pq.write_table(content, tmp)
+    else:
+        tmp.write_bytes(content)
     os.replace(tmp, path)
