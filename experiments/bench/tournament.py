@@ -6,7 +6,9 @@
 3. a 100,000-game random batch of one game with 2 workers, printing the resident memory of
    the runner and its workers as it goes (target: flat);
 4. ``--estimate CONFIG``: plays ``--sample`` deals of every (game, pair of agents) of a config
-   in this process and extrapolates the whole batch's wall time on ``--workers`` processes.
+   in this process, measures each game's CPU time (what it costs a free core, even on a busy
+   machine) and extrapolates the whole batch's wall time on ``--workers`` processes at the
+   ``--efficiency`` measured in section 1.
 
 Usage: ``python experiments/bench/tournament.py [--only speedup overhead memory]
 [--estimate experiments/tournaments/overnight.toml]``. Everything but the estimate takes about
@@ -140,9 +142,9 @@ def estimate(path: str, sample: int, workers: int, efficiency: float) -> None:
     by_match = itertools.groupby(schedule(c), key=lambda s: s.match_id.split("/")[:2])
     for _, games in by_match:
         games = [g for g in games if g.deal < sample]
-        t0 = time.perf_counter()
+        t0 = time.process_time()  # CPU time: what a game costs a free core, whatever else runs
         rows = play_games("estimate", "", games)
-        per_game = (time.perf_counter() - t0) / len(rows)
+        per_game = (time.process_time() - t0) / len(rows)
         batch = per_game * c.deals * len(seatings(load(games[0].game)))
         total_s += batch
         print(f"  {games[0].game:58s} {games[0].agent_a.name + ' v ' + games[0].agent_b.name:28s}"
