@@ -119,7 +119,12 @@ def _tournament(args: argparse.Namespace) -> int:
     from skip_ai.tournament import load_config, run_tournament
 
     config = load_config(args.config)
-    s = run_tournament(config, workers=args.workers, backend=args.backend)
+    try:
+        s = run_tournament(config, workers=args.workers, backend=args.backend)
+    except KeyboardInterrupt:
+        print(f"\nskip-ai: interrupted; the finished games are kept in {config.out}: run the "
+              "same command again to resume", file=sys.stderr)
+        return 130
     print(f"{config.name}: {s.before + s.played} of {s.total} games recorded in {s.records} "
           f"({s.played} played now in {s.seconds:.0f} s)")
     if s.failed:

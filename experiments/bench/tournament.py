@@ -142,6 +142,7 @@ def estimate(path: str, sample: int, workers: int, efficiency: float) -> None:
     by_match = itertools.groupby(schedule(c), key=lambda s: s.match_id.split("/")[:2])
     for _, games in by_match:
         games = [g for g in games if g.deal < sample]
+        play_games("estimate", "", games[:1])  # compiles what the pair needs on this game
         t0 = time.process_time()  # CPU time: what a game costs a free core, whatever else runs
         rows = play_games("estimate", "", games)
         per_game = (time.process_time() - t0) / len(rows)
