@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import os
+import resource
 import tempfile
 import threading
 import time
@@ -42,14 +43,23 @@ def speedup(tmp: Path) -> None:
     games = ["skip_columns(players=4)", "skip_guess(players=4)"]
     agents = {"heur": "heuristic", "mcts": "ismcts(iterations=100)"}
     run_tournament(config(tmp / "warm", games, agents, 2), workers=1, progress=False)
-    rates = {}
+    rates, cpu = {}, {}
     for workers in (1, 2):
         c = config(tmp / f"speed{workers}", games, agents, 400, games_per_task=25)
+        kids0, own0 = resource.getrusage(resource.RUSAGE_CHILDREN), time.process_time()
         s = run_tournament(c, workers=workers, progress=False)
+        kids1 = resource.getrusage(resource.RUSAGE_CHILDREN)  # the pool's workers, reaped
+        cpu[workers] = (time.process_time() - own0,
+                        kids1.ru_utime + kids1.ru_stime - kids0.ru_utime - kids0.ru_stime)
         rates[workers] = s.played / s.seconds
         print(f"  {workers} worker(s): {s.played} games in {s.seconds:.1f} s = "
-              f"{rates[workers]:.1f} games/s")
+              f"{rates[workers]:.1f} games/s; CPU: runner {cpu[workers][0]:.1f} s, "
+              f"pool workers {cpu[workers][1]:.1f} s")
     print(f"  speed-up with 2 workers: {rates[2] / rates[1]:.2f}× (target ≥ 1.8×)")
+    # On a machine shared with other jobs the wall clock says little; from CPU times, two
+    # free cores would take max(the workers' CPU / 2, the runner's CPU) for the same games.
+    free = cpu[1][0] / max(cpu[2][1] / 2, cpu[2][0])
+    print(f"  speed-up on two free cores, from CPU times: {free:.2f}×")
 
 
 def overhead(tmp: Path) -> None:
@@ -138,7 +148,7 @@ def estimate(path: str, sample: int, workers: int, efficiency: float) -> None:
     c = load_config(path)
     n_pairs = len(c.agents) * (len(c.agents) - 1) // 2
     total_s = 0.0
-    print(f"  {'game':58s} {'pair':28s} {'s/game':>7s} {'batch h':>8s}")
+    print(f"  {'game':58s} {'pair':28s} {'s/game':>7s} {'batch min':>9s}")
     by_match = itertools.groupby(schedule(c), key=lambda s: s.match_id.split("/")[:2])
     for _, games in by_match:
         games = [g for g in games if g.deal < sample]
@@ -149,11 +159,11 @@ def estimate(path: str, sample: int, workers: int, efficiency: float) -> None:
         batch = per_game * c.deals * len(seatings(load(games[0].game)))
         total_s += batch
         print(f"  {games[0].game:58s} {games[0].agent_a.name + ' v ' + games[0].agent_b.name:28s}"
-              f" {per_game:7.3f} {batch / 3600:8.2f}", flush=True)
+              f" {per_game:7.3f} {batch / 60:9.1f}", flush=True)
     hours = total_s / 3600 / (workers * efficiency)
     print(f"  {c.name}: {len(c.games)} games × {n_pairs} pairs × {c.deals} deals; "
-          f"one core would take {total_s / 3600:.1f} h; on {workers} workers at "
-          f"{efficiency:.0%} efficiency ≈ {hours:.1f} h")
+          f"one core would take {total_s / 3600:.2f} h; on {workers} workers at "
+          f"{efficiency:.0%} efficiency ≈ {hours:.2f} h (plus compiling ISMCTS per game and worker)")
 
 
 def main(argv: list[str] | None = None) -> int:
