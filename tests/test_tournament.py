@@ -201,6 +201,18 @@ def test_changed_config_is_refused_and_records_kept(tmp_path):
     assert run_tournament(load_config(path), progress=False).played == 0
 
 
+def test_a_second_run_of_the_same_batch_is_refused_while_one_runs(tmp_path):
+    from skip_ai.tournament.store import RecordStore
+
+    cfg = load_config(write_config(tmp_path))
+    running = RecordStore(cfg.out)
+    running.open(cfg, "test")
+    with pytest.raises(StoreError, match="another run of batch 't' is writing to"):
+        run_tournament(cfg, progress=False)
+    running.close()
+    assert run_tournament(cfg, progress=False).played == 6
+
+
 @pytest.mark.parametrize("damage", ["garbage", "truncated"])
 def test_damaged_shard_is_named(tmp_path, damage):
     cfg = load_config(write_config(tmp_path, deals=4, extra="games_per_task = 2"))

@@ -67,22 +67,25 @@ def run_tournament(config: TournamentConfig, workers: int | None = None,
     t0 = time.perf_counter()
     version = code_version()
     store = RecordStore(config.out)
-    store.open(config, version)
-    done = store.done_ids()
-    total = schedule_size(config)
-    if done:
-        _check_belong(done, config, store)
-    todo = (s for s in schedule(config) if s.match_id not in done)
-    tasks = _chunks(todo, config.games_per_task)
-    played = failed = 0
-    bar = tqdm(total=total, initial=len(done), unit="game", desc=config.name,
-               disable=not progress, smoothing=0.05)
-    for rows in _results(tasks, config.name, version, workers):
-        store.write(rows)
-        played += len(rows)
-        failed += sum(r["status"] != "ok" for r in rows)
-        bar.update(len(rows))
-    bar.close()
+    try:
+        store.open(config, version)
+        done = store.done_ids()
+        total = schedule_size(config)
+        if done:
+            _check_belong(done, config, store)
+        todo = (s for s in schedule(config) if s.match_id not in done)
+        tasks = _chunks(todo, config.games_per_task)
+        played = failed = 0
+        bar = tqdm(total=total, initial=len(done), unit="game", desc=config.name,
+                   disable=not progress, smoothing=0.05)
+        for rows in _results(tasks, config.name, version, workers):
+            store.write(rows)
+            played += len(rows)
+            failed += sum(r["status"] != "ok" for r in rows)
+            bar.update(len(rows))
+        bar.close()
+    finally:
+        store.close()
     return BatchSummary(total, len(done), played, failed, time.perf_counter() - t0,
                         store.records)
 

@@ -10,6 +10,7 @@ shards are the batch's progress: resuming skips exactly those games.
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import os
@@ -39,10 +40,12 @@ class RecordStore:
     def __init__(self, out: str | Path):
         self.out = Path(out)
         self.records = self.out / "records"
+        self._lock_file = None
 
     def open(self, config: TournamentConfig, code_version: str) -> None:
         """Start the batch here, or check that it is the one begun here; forget partial
         shards left by an interrupted run (their games will be played again)."""
+        self._lock(config)
         manifest = self.out / MANIFEST
         identity = config.identity()
         if manifest.exists():
@@ -59,6 +62,24 @@ class RecordStore:
                 indent=2).encode())
         for partial in self.records.glob(".*.tmp"):
             partial.unlink()
+
+    def _lock(self, config: TournamentConfig) -> None:
+        """Hold ``OUT/.lock`` while running: two runs of one batch would play the same games
+        twice. The system releases the lock when the process ends, however it ends."""
+        self.out.mkdir(parents=True, exist_ok=True)
+        self._lock_file = open(self.out / ".lock", "w")
+        try:
+            fcntl.flock(self._lock_file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            self.close()
+            raise StoreError(f"another run of batch {config.name!r} is writing to {self.out}; "
+                             "wait for it to finish (or stop it) first") from None
+
+    def close(self) -> None:
+        """Let another run continue the batch."""
+        if self._lock_file is not None:
+            self._lock_file.close()
+            self._lock_file = None
 
     def _check_manifest(self, manifest: Path, identity: dict) -> None:
         try:
