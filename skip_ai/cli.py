@@ -1,5 +1,5 @@
 """The ``skip-ai`` command line: list games, watch or play one, match two agents, simulate a
-batch, report on a batch's records."""
+batch, run a tournament, report on its records."""
 
 from __future__ import annotations
 
@@ -122,6 +122,24 @@ def _report(args: argparse.Namespace) -> int:
     return 0
 
 
+def _tournament(args: argparse.Namespace) -> int:
+    from skip_ai.tournament import load_config, run_tournament
+
+    config = load_config(args.config)
+    try:
+        s = run_tournament(config, workers=args.workers, backend=args.backend)
+    except KeyboardInterrupt:
+        print(f"\nskip-ai: interrupted; the finished games are kept in {config.out}: run the "
+              "same command again to resume", file=sys.stderr)
+        return 130
+    print(f"{config.name}: {s.before + s.played} of {s.total} games recorded in {s.records} "
+          f"({s.played} played now in {s.seconds:.0f} s)")
+    if s.failed:
+        print(f"  {s.failed} games failed: their records have status 'failed' and the reason "
+              "in 'error'")
+    return 0
+
+
 def _score_names(game) -> list[str]:
     """Who each number of ``scores()`` belongs to: the teams, or the seats."""
     if game.spec.team_game:
@@ -153,6 +171,11 @@ def build_parser() -> argparse.ArgumentParser:
     simp.add_argument("--seed", type=int, default=0)
     simp.add_argument("--policy", default="random")
     simp.add_argument("--out", help="write one row per game to this Parquet file")
+    tour = sub.add_parser("tournament", help="a round robin of agents on duplicate deals, "
+                          "recorded as Parquet shards (run again to resume)")
+    tour.add_argument("config", help="the batch's TOML config")
+    tour.add_argument("--workers", type=int, help="processes (default: the config's workers)")
+    tour.add_argument("--backend", default="local", choices=["local"])
     rep = sub.add_parser("report", help="analyse a batch's records: OUT/report.md and "
                          "OUT/figures/*.png")
     rep.add_argument("out", help="the batch folder (holding records/) or a records folder")
@@ -166,7 +189,8 @@ def main(argv: list[str] | None = None) -> int:
     import skip_ai  # noqa: F401  (registers the games)
 
     handler = {"games": _games, "play": _play, "match": _match,
-               "simulate": _simulate, "report": _report}[args.command]
+               "simulate": _simulate, "tournament": _tournament,
+               "report": _report}[args.command]
     try:
         return handler(args)
     except (ValueError, pyspiel.SpielError) as e:

@@ -84,13 +84,13 @@ def simulate(game: str | KernelGame, n_games: int, seed: int = 0,
     frame = {"game": str(g), "index": np.arange(first, first + n_games), "seed": seeds}
     frame.update({f"return_{p}": rets[:, p] for p in range(n)})
     frame.update({f"score_{i}": scores[:, i] for i in range(g.num_scores)})
-    frame["winner"] = _winners(rets, g.spec.team_game)
+    frame["winner"] = winners(rets, g.spec.team_game)
     frame["num_actions"] = lengths[:, 0]
     frame["num_moves"] = lengths[:, 1]
     return pd.DataFrame(frame)
 
 
-def _winners(rets: np.ndarray, team_game: bool) -> np.ndarray:
+def winners(rets: np.ndarray, team_game: bool) -> np.ndarray:
     """The winning team (team games: by seat 0's return) or the seat with the unique highest
     return; -1 for none."""
     if team_game:

@@ -1,0 +1,170 @@
+"""A tournament's configuration: the TOML file read, checked and spelled out.
+
+```toml
+name = "balance-study"      # the batch's name, written into every record
+seed = 11                   # the batch seed (default 0)
+deals = 200                 # deals per (game, pair of agents), each played in every seating
+workers = 2                 # processes (default 1; `--workers` overrides)
+games_per_task = 50         # games a worker plays per task and per shard (default 100)
+out = "runs/balance-study"  # output folder, relative to the working directory
+
+[[games]]
+game = "skip_guess(players=4)"
+
+[[agents]]
+name = "rnd"
+spec = "random"
+```
+
+Every mistake is a :class:`ConfigError` naming the file and the field. Games are loaded and
+agents built once here, so an unknown game, parameter or agent spec stops the batch before any
+game is played.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pyspiel
+
+from agents import make_agent, parse_spec
+from skip_ai.pyspiel_wrapper import load
+
+_TOP = {"name", "seed", "deals", "workers", "games_per_task", "out", "games", "agents"}
+
+
+class ConfigError(ValueError):
+    """A tournament config that cannot be run, with the reason."""
+
+
+@dataclass(frozen=True)
+class Agent:
+    name: str
+    spec: str
+
+
+@dataclass(frozen=True)
+class TournamentConfig:
+    name: str
+    seed: int
+    deals: int
+    workers: int
+    games_per_task: int
+    out: Path
+    games: tuple[str, ...]  # full game strings, every parameter spelled out
+    agents: tuple[Agent, ...]
+
+    def identity(self) -> dict[str, Any]:
+        """What the records depend on: a batch resumed with a different identity would mix
+        two experiments. (``workers``, ``games_per_task`` and ``out`` only say how it runs.)"""
+        return {"name": self.name, "seed": self.seed, "deals": self.deals,
+                "games": list(self.games),
+                "agents": [{"name": a.name, "spec": a.spec} for a in self.agents]}
+
+
+def load_config(path: str | Path) -> TournamentConfig:
+    """Read and check a tournament config file."""
+    path = Path(path)
+    try:
+        raw = tomllib.loads(path.read_text())
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such config file") from None
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"{path} is not valid TOML: {e}") from None
+    return parse_config(raw, source=str(path))
+
+
+def parse_config(raw: dict[str, Any], source: str = "config") -> TournamentConfig:
+    """Check a parsed config (a dict as TOML gives it)."""
+    def fail(msg: str) -> ConfigError:
+        return ConfigError(f"{source}: {msg}")
+
+    unknown = sorted(set(raw) - _TOP)
+    if unknown:
+        raise fail(f"unknown field {unknown[0]!r}; fields are {', '.join(sorted(_TOP))}")
+    name = _field(raw, "name", str, fail)
+    if not name.strip():
+        raise fail("field 'name' must not be empty")
+    seed = _field(raw, "seed", int, fail, default=0)
+    if seed < 0:
+        raise fail(f"field 'seed' must be ≥ 0 (got {seed})")
+    deals = _positive(raw, "deals", fail)
+    workers = _positive(raw, "workers", fail, default=1)
+    per_task = _positive(raw, "games_per_task", fail, default=100)
+    out = Path(_field(raw, "out", str, fail, default=f"runs/{name}"))
+    games = _games(_tables(raw, "games", fail), fail)
+    agents = _agents(_tables(raw, "agents", fail), games, fail)
+    return TournamentConfig(name, seed, deals, workers, per_task, out, games, agents)
+
+
+def _field(raw: dict, key: str, kind: type, fail, default: Any = None) -> Any:
+    if key not in raw:
+        if default is None:
+            raise fail(f"missing field {key!r}")
+        return default
+    value = raw[key]
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise fail(f"field {key!r} must be {'an integer' if kind is int else 'a string'} "
+                   f"(got {value!r})")
+    return value
+
+
+def _positive(raw: dict, key: str, fail, default: int | None = None) -> int:
+    value = _field(raw, key, int, fail, default)
+    if value < 1:
+        raise fail(f"field {key!r} must be ≥ 1 (got {value})")
+    return value
+
+
+def _tables(raw: dict, key: str, fail) -> list[dict]:
+    items = raw.get(key)
+    if not isinstance(items, list) or not items or not all(isinstance(t, dict) for t in items):
+        raise fail(f"needs at least one [[{key}]] table")
+    return items
+
+
+def _games(tables: list[dict], fail) -> tuple[str, ...]:
+    games = []
+    for i, t in enumerate(tables):
+        where = f"[[games]] #{i + 1}"
+        if set(t) != {"game"} or not isinstance(t["game"], str):
+            raise fail(f"{where} must hold exactly one string field 'game' (got {t!r})")
+        try:
+            full = str(load(t["game"]))
+        except (ValueError, pyspiel.SpielError) as e:
+            raise fail(f"{where}: game {t['game']!r}: {e}") from None
+        if full in games:
+            raise fail(f"{where}: game {t['game']!r} is listed twice (as {full})")
+        games.append(full)
+    return tuple(games)
+
+
+def _agents(tables: list[dict], games: tuple[str, ...], fail) -> tuple[Agent, ...]:
+    agents: list[Agent] = []
+    for i, t in enumerate(tables):
+        where = f"[[agents]] #{i + 1}"
+        if set(t) != {"name", "spec"} or not all(isinstance(v, str) for v in t.values()):
+            raise fail(f"{where} must hold exactly the string fields 'name' and 'spec' "
+                       f"(got {t!r})")
+        if not t["name"].strip():
+            raise fail(f"{where}: field 'name' must not be empty")
+        try:
+            kind = parse_spec(t["spec"])[0]
+        except ValueError as e:
+            raise fail(f"{where} ({t['name']!r}): {e}") from None
+        if kind == "human":
+            raise fail(f"{where}: the human agent cannot play in a batch")
+        if any(a.name == t["name"] for a in agents):
+            raise fail(f"{where}: agent name {t['name']!r} is used twice")
+        for game in games:  # an agent may refuse a game (e.g. a heuristic it lacks)
+            try:
+                make_agent(t["spec"], load(game), seed=0)
+            except (ValueError, pyspiel.SpielError) as e:
+                raise fail(f"{where} ({t['name']!r}) on {game}: {e}") from None
+        agents.append(Agent(t["name"], t["spec"]))
+    if len(agents) < 2:
+        raise fail("a tournament needs at least two [[agents]]")
+    return tuple(agents)

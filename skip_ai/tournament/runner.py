@@ -1,0 +1,141 @@
+"""Run a batch: schedule, skip what is recorded, play the rest in tasks, write a shard per task.
+
+Tasks are chunks of ``games_per_task`` consecutive scheduled games. With one worker they are
+played in this process; with more, in a local process pool with a bounded number of tasks in
+flight (memory stays flat however long the batch). The records do not depend on the worker
+count: each game's seed comes from its identity (:mod:`skip_ai.tournament.schedule`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import multiprocessing
+import os
+import subprocess
+import threading
+import time
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Iterator
+
+from tqdm import tqdm
+
+from skip_ai.tournament.config import TournamentConfig
+from skip_ai.tournament.schedule import ScheduledGame, schedule, schedule_size
+from skip_ai.tournament.store import RecordStore, StoreError
+from skip_ai.tournament.worker import play_games
+
+BACKENDS = ("local",)
+
+
+@dataclass
+class BatchSummary:
+    total: int      # games in the batch
+    before: int     # games recorded before this run
+    played: int     # games played by this run
+    failed: int     # of those, games recorded as failed
+    seconds: float  # this run's wall time
+    records: Path
+
+
+def code_version() -> str:
+    """The package version and, when the code is a git checkout, its commit (``.dirty`` when
+    tracked files differ from it)."""
+    from skip_ai import __version__
+
+    here = Path(__file__).resolve().parent
+    try:
+        def git(*args: str) -> str:
+            return subprocess.run(["git", "-C", str(here), *args], capture_output=True,
+                                  text=True, timeout=10, check=True).stdout.strip()
+        commit = git("rev-parse", "--short=12", "HEAD")
+        dirty = git("status", "--porcelain", "--untracked-files=no")
+    except (OSError, subprocess.SubprocessError):
+        return __version__
+    return f"{__version__}+g{commit}{'.dirty' if dirty else ''}"
+
+
+def run_tournament(config: TournamentConfig, workers: int | None = None,
+                   backend: str = "local", progress: bool = True) -> BatchSummary:
+    """Play every game of ``config`` not yet recorded under ``config.out``."""
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}; available: {', '.join(BACKENDS)}")
+    workers = config.workers if workers is None else workers
+    if workers < 1:
+        raise ValueError(f"--workers must be ≥ 1 (got {workers})")
+    t0 = time.perf_counter()
+    version = code_version()
+    store = RecordStore(config.out)
+    try:
+        store.open(config, version)
+        done = store.done_ids()
+        total = schedule_size(config)
+        if done:
+            _check_belong(done, config, store)
+        todo = (s for s in schedule(config) if s.match_id not in done)
+        tasks = _chunks(todo, config.games_per_task)
+        played = failed = 0
+        bar = tqdm(total=total, initial=len(done), unit="game", desc=config.name,
+                   disable=not progress, smoothing=0.05)
+        for rows in _results(tasks, config.name, version, workers):
+            store.write(rows)
+            played += len(rows)
+            failed += sum(r["status"] != "ok" for r in rows)
+            bar.update(len(rows))
+        bar.close()
+    finally:
+        store.close()
+    return BatchSummary(total, len(done), played, failed, time.perf_counter() - t0,
+                        store.records)
+
+
+def _check_belong(done: set[str], config: TournamentConfig, store: RecordStore) -> None:
+    """Every recorded game must be one of this batch's (a stray one would be double
+    counted by the analysis)."""
+    known = sum(s.match_id in done for s in schedule(config))
+    if known != len(done):
+        raise StoreError(f"{store.records} holds {len(done) - known} games that are not in "
+                         "this batch's schedule")
+
+
+def _chunks(games: Iterable[ScheduledGame], size: int) -> Iterator[list[ScheduledGame]]:
+    it = iter(games)
+    while chunk := list(itertools.islice(it, size)):
+        yield chunk
+
+
+def _exit_with_parent(parent: int) -> None:
+    """A pool worker whose parent was killed (kill -9) would wait for tasks forever: watch
+    the parent and leave with it."""
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1)
+        os._exit(1)
+    threading.Thread(target=watch, daemon=True).start()
+
+
+def _results(tasks: Iterator[list[ScheduledGame]], batch: str, version: str,
+             workers: int) -> Iterator[list[dict]]:
+    """Each task's records as soon as it finishes; in a pool, at most two tasks per worker
+    are in flight, so the schedule is never materialised."""
+    if workers == 1:
+        for task in tasks:
+            yield play_games(batch, version, task)
+        return
+    # fork: the workers inherit the imported package and its compiled kernels at no cost
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(method),
+                             initializer=_exit_with_parent, initargs=(os.getpid(),)) as pool:
+        pending: set[Future] = set()
+        try:
+            for task in tasks:
+                pending.add(pool.submit(play_games, batch, version, task))
+                while len(pending) >= 2 * workers:
+                    finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                    yield from (f.result() for f in finished)
+            while pending:
+                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                yield from (f.result() for f in finished)
+        finally:
+            pool.shutdown(cancel_futures=True)

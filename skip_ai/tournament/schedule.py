@@ -1,0 +1,54 @@
+"""The games of a batch: every game × every unordered pair of agents × deals × seatings.
+
+Each scheduled game carries everything needed to play it (plain data, so a task can be
+pickled to a process or a Ray worker). Its deal seed comes from the batch seed through
+``numpy.random.SeedSequence`` keyed by the match identity (game index, pair index, deal), so a
+game's cards never depend on how the batch is split up, on the worker count or on the order
+in which games are played; every seating of a deal shares the seed, hence the cards.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import Iterator
+
+import numpy as np
+
+from skip_ai.duplicate import seatings
+from skip_ai.pyspiel_wrapper import load
+from skip_ai.tournament.config import Agent, TournamentConfig
+
+
+@dataclass(frozen=True)
+class ScheduledGame:
+    match_id: str  # "game index/pair index/deal/seating", unique within the batch
+    game: str
+    deal: int
+    seating: int
+    seed: int
+    agent_a: Agent
+    agent_b: Agent
+
+
+def deal_seed(batch_seed: int, game_index: int, pair_index: int, deal: int) -> int:
+    """The seed of one deal: independent streams per match identity."""
+    seq = np.random.SeedSequence(batch_seed, spawn_key=(game_index, pair_index, deal))
+    return int(seq.generate_state(1, np.uint64)[0])
+
+
+def schedule(config: TournamentConfig) -> Iterator[ScheduledGame]:
+    """Every game of the batch, in a fixed order (game, pair, deal, seating)."""
+    for gi, game in enumerate(config.games):
+        n_seatings = len(seatings(load(game)))
+        for pi, (a, b) in enumerate(itertools.combinations(config.agents, 2)):
+            for deal in range(config.deals):
+                seed = deal_seed(config.seed, gi, pi, deal)
+                for k in range(n_seatings):
+                    yield ScheduledGame(f"{gi}/{pi}/{deal}/{k}", game, deal, k, seed, a, b)
+
+
+def schedule_size(config: TournamentConfig) -> int:
+    """How many games :func:`schedule` yields, without listing them."""
+    pairs = len(config.agents) * (len(config.agents) - 1) // 2
+    return sum(len(seatings(load(g))) for g in config.games) * pairs * config.deals

@@ -1,0 +1,71 @@
+"""Play scheduled games and return their records: pure inputs in, plain dicts out.
+
+:func:`play_games` touches no file and no global state beyond a per-process cache of loaded
+games, so it runs the same in-process, in a process pool or as a Ray task. A game that raises
+is recorded with status ``failed`` and its error, never dropped: the batch goes on and the
+record says what went wrong.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from typing import Sequence
+
+import numpy as np
+
+from skip_ai.duplicate import score_a, seatings
+from skip_ai.match import play_seating
+from skip_ai.pyspiel_wrapper import KernelGame, load
+from skip_ai.sim import winners
+from skip_ai.tournament.schedule import ScheduledGame
+
+# The columns a failed game cannot fill.
+_NO_RESULT = {"returns": None, "scores": None, "num_actions": None, "num_moves": None}
+
+
+@functools.lru_cache(maxsize=None)
+def _game(game: str) -> tuple[KernelGame, list[np.ndarray]]:
+    """A game loaded once per process, with its seatings."""
+    g = load(game)
+    return g, seatings(g)
+
+
+def play_games(batch: str, code_version: str, games: Sequence[ScheduledGame]) -> list[dict]:
+    """One record (:data:`skip_ai.records.SCHEMA`) per scheduled game, in the given order."""
+    rows = [_play(batch, code_version, s) for s in games]
+    # A's score and the winner for all games of a seating at once (per game they cost more
+    # than recording the rest of the row)
+    groups: dict[tuple[str, int], list[dict]] = {}
+    for s, row in zip(games, rows):
+        if row["status"] == "ok":
+            groups.setdefault((s.game, s.seating), []).append(row)
+    for (name, seating), group in groups.items():
+        game, layouts = _game(name)
+        returns = np.array([row["returns"] for row in group], dtype=np.float64)
+        for row, a, w in zip(group, score_a(returns, layouts[seating], game).tolist(),
+                             winners(returns, game.spec.team_game).tolist()):
+            row["score_a"], row["winner"] = a, w
+    return rows
+
+
+def _play(batch: str, code_version: str, s: ScheduledGame) -> dict:
+    """Play one scheduled game and describe it as a record (but A's score and the winner)."""
+    game, layouts = _game(s.game)
+    a_seats = layouts[s.seating]
+    row = {"batch": batch, "code_version": code_version, "match_id": s.match_id,
+           "game": s.game, "game_name": game.spec.short_name,
+           "team_game": bool(game.spec.team_game), "deal": s.deal, "seating": s.seating,
+           "seed": s.seed, "agent_a": s.agent_a.name, "agent_b": s.agent_b.name,
+           "agents": [s.agent_a.name if a else s.agent_b.name for a in a_seats],
+           "score_a": None, "winner": None}
+    t0 = time.perf_counter()
+    try:
+        r = play_seating(game, s.seed, a_seats, s.agent_a.spec, s.agent_b.spec)
+    except Exception as e:  # any failure of a game or an agent becomes a record
+        return {**row, **_NO_RESULT, "seconds": time.perf_counter() - t0,
+                "status": "failed", "error": f"{type(e).__name__}: {e}"}
+    seconds = time.perf_counter() - t0
+    return {**row, "returns": r["returns"].tolist(), "scores": r["state"].scores(),
+            "num_actions": r["num_actions"], "num_moves": r["moves_a"] + r["moves_b"],
+            "seconds": seconds, "status": "ok", "error": None}
