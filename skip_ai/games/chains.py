@@ -58,7 +58,7 @@ from skip_ai import cards
 from skip_ai.games import text
 from skip_ai.games.spec import DECK_36_52, PLAYERS_4_6, GameSpec
 from skip_ai.kernel.bits import bit, kth, lowest, popcount, sample_mask, to_list
-from skip_ai.kernel.resample import hidden_slots, relabel, sample_assignment
+from skip_ai.kernel.resample import hidden_slots, relabel, shuffle
 from skip_ai.kernel.rng import below_split
 from skip_ai.kernel.state import (
     CHANCE,
@@ -496,7 +496,7 @@ def resample(s, p, rng, sigma):
                 cands[j] = i
                 j += 1
         # within one colour every hidden card fits every hidden slot
-        sample_assignment(np.ones((k, k), np.bool_), k, rng, part)
+        shuffle(k, rng, part)
         for i in range(k):
             assign[slots[i]] = cands[part[i]]
     relabel(s, cards_, places, known, occupant, assign, m, sigma)

@@ -155,24 +155,35 @@ def relabel(s, cards, places, known, occupant, assign, m, sigma):
     rebuild_masks(s)
 
 
+@njit(cache=True, inline="always")
+def _fits(s, cards, places, assign, m):
+    """Does every slot's new card respect ``NOT_HOLD``?"""
+    for i in range(m):
+        seat = places[i]
+        if 0 <= seat < MAX_SEATS and (s[NOT_HOLD + seat] >> cards[assign[i]]) & 1:
+            return False
+    return True
+
+
 @njit(cache=True)
 def resample_hidden(s, p, rng, sigma):
     """Resample in place every card hidden from ``p`` (the default for games whose only
     constraints are ``NOT_HOLD``); ``sigma`` receives the card permutation."""
-    cards = np.empty(NUM_CARDS, np.int64)
-    places = np.empty(NUM_CARDS, np.int64)
-    known = np.empty(NUM_CARDS, np.int64)
-    occupant = np.empty(NUM_CARDS, np.int64)
-    m = hidden_slots(s, p, np.zeros(NUM_CARDS, np.int64), cards, places, known, occupant)
-    assign = np.empty(m, np.int64)
-    hidden = np.int64(0)
-    for i in range(m):
-        hidden |= np.int64(1) << cards[i]
-    constrained = False
-    for seat in range(MAX_SEATS):
-        constrained |= (s[NOT_HOLD + seat] & hidden) != 0
-    if constrained:
-        sample_assignment(default_feasibility(s, cards, places, m), m, rng, assign)
-    else:  # every world fits: the first shuffle, which the sampler would accept as well
+    # one allocation for every scratch array: this runs once per ISMCTS iteration
+    scratch = np.zeros(6 * NUM_CARDS, np.int64)
+    kind = scratch[:NUM_CARDS]
+    cards = scratch[NUM_CARDS:2 * NUM_CARDS]
+    places = scratch[2 * NUM_CARDS:3 * NUM_CARDS]
+    known = scratch[3 * NUM_CARDS:4 * NUM_CARDS]
+    occupant = scratch[4 * NUM_CARDS:5 * NUM_CARDS]
+    assign = scratch[5 * NUM_CARDS:]
+    m = hidden_slots(s, p, kind, cards, places, known, occupant)
+    # sample_assignment's rejection tries, checking NOT_HOLD directly instead of building the
+    # m × m feasibility matrix, which only the (rare) matching fallback needs
+    for _ in range(REJECTION_TRIES):
         shuffle(m, rng, assign)
+        if _fits(s, cards, places, assign, m):
+            break
+    else:
+        _random_matching(default_feasibility(s, cards, places, m), m, rng, assign)
     relabel(s, cards, places, known, occupant, assign, m, sigma)
