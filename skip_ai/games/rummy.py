@@ -745,7 +745,7 @@ SPEC = GameSpec(
     kernel=sys.modules[__name__],
     params=(Param("players", 2, (2, 3, 4, 5, 6), "2 to 6, each for themselves"),
             Param("max_turns", 200, CAPS, "a dead hand after this many turns",
-                  variant_values=(50,))),
+                  variant_values=(50, 200))),
     num_players=lambda p: p["players"],
     num_distinct_actions=lambda p: NUM_ACTIONS,
     max_chance_outcomes=lambda p: 52,
