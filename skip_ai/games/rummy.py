@@ -79,7 +79,6 @@ from skip_ai.kernel.state import (
     LOC,
     LOC_TABLE,
     MAX_SEATS,
-    NUM_CARDS,
     OBS_COMMON,
     TERMINAL,
     all_seats,
