@@ -45,7 +45,7 @@ Places: the pile is ``LOC_PILE``, melds ``LOC_MELD``, a turned-over stock ``LOC_
 public); a card taken from the pile or a turned-over stock keeps ``KNOWN`` = every seat, so the
 resampler never moves it. No rule proves a card absent, so the default resampler fits.
 
-Observation tensor (771 floats) for player ``p`` (relative seat k = seat (p + k) % n):
+Observation tensor (772 floats) for player ``p`` (relative seat k = seat (p + k) % n):
 ``[0, 72)`` the common part (``kernel.state.write_common_observation``); ``[72, 124)`` per
 pile card its position from the bottom (i+1)/52; ``[124, 176)`` 1 at the pile's top card;
 ``[176, 228)`` 1 per card in a meld; ``[228, 384)`` 1 per card with lay-off target t (SET,
