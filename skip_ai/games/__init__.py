@@ -3,4 +3,4 @@
 Importing this package registers every game (``skip_ai.pyspiel_wrapper.REGISTRY``).
 """
 
-from skip_ai.games import brook, captains, chains, columns, domino, fours, guess, harvest, pyatki  # noqa: F401
+from skip_ai.games import brook, captains, chains, columns, domino, fours, guess, harvest, pyatki, sixty_six  # noqa: F401
