@@ -570,6 +570,8 @@ def test_six_played_won_by_taking_every_trick():
     assert state.current_player() == 0  # six: no discards
     for x in ["As", "Ts", "Ks", "Ac", "Tc", "Qc"]:
         assert state.scores() == [0.0, 0.0]
+        if x == "Ts":  # X leads any card
+            assert texts(state) == ["Ac", "Ks", "Qc", "Tc", "Ts"]
         play(state, [x])
         assert state.current_player() == 1
         play(state, [texts(state)[0]])

@@ -25,7 +25,7 @@ State (after the trick slots of ``kernel.tricks``, whose table and taken places 
 ``SX_SEQ[i]`` the cards of that trick in order; ``SX_TURN`` how many seats acted in an extras
 phase; ``SX_REVEALED`` cards E revealed; ``SX_R1`` mask of the first-round cards;
 ``SX_NAMED`` the suit E named from his three cards (-1); ``SX_NOT1[q]`` cards proved absent
-from q's first-round cards; ``SX_PLAYED[q]`` cards q played this deal; ``SX_BOTTOM`` the cut
+from q's first-round cards; ``SX_PLAYED[q]`` cards q played (or discarded, when shown) this deal; ``SX_BOTTOM`` the cut
 bottom card (-1); ``SX_CUT_NINES``, ``SX_DEALER_CUT``; ``SX_REDEALT`` this deal is a redeal;
 ``SX_NOX`` no more extras in this deal (7:7); ``SX_OUTCOME`` 1 shuba, 2 klin, 3 cross klin;
 ``SX_WINNER`` the winning team (-1); ``SX_DEAL_START`` the history index where this deal
@@ -34,7 +34,8 @@ starts (the resampler re-deals only the current deal); bids and contracts ``SX_B
 ``SX_CATCHABLE[q]`` a bid (or a pyatak discard) proved a catchable card; nines ``SX_USED``
 (offered nines), ``SX_NINES_PLAYED[t]``, ``SX_OFFER_*`` (the offers' facts), ``SX_NG_*`` (the
 nines game under way), ``SX_ASKED[q]``, ``SX_COUNT[q]`` (announced unused nines, -1),
-``SX_FOUR_*`` (the four-nines facts), ``SX_LAST_*`` the last result for the text.
+``SX_FOUR_*`` (the four-nines facts), ``SX_TEAM_GAME[t]`` the nines game team t chose,
+``SX_LAST_*`` the last result for the text.
 
 Observation tensor (``OBS_SIZE`` floats) for player p, relative seat k = seat (p + k) % 4:
 ``[0, 72)`` the common part (``kernel.state.write_common_observation``); then ``[72, 126)``
@@ -53,7 +54,6 @@ import numpy as np
 from numba import njit
 
 from skip_ai import cards
-from skip_ai.games import text
 from skip_ai.games.spec import GameSpec, Param
 from skip_ai.kernel.bits import bit, kth, lowest, popcount, to_list
 from skip_ai.kernel.resample import (
@@ -177,7 +177,8 @@ SX_FOUR_ALL = SX_FOUR_OPP + 1              # and whether he held all four suits
 SX_LAST_TEXT = SX_FOUR_ALL + 1             # code of the last automatic result (text)
 SX_LAST_A = SX_LAST_TEXT + 1
 SX_LAST_B = SX_LAST_A + 1
-STATE_SIZE = SX_LAST_B + 1
+SX_TEAM_GAME = SX_LAST_B + 1               # per team: the nines game it chose (0 none)
+STATE_SIZE = SX_TEAM_GAME + 2
 
 # codes of SX_LAST_TEXT
 R_NONE, R_CUT3, R_OFFER, R_NINES_GAME, R_FOUR, R_SIX_SHOWN, R_CONTRACT, R_DECLARE, \
@@ -538,7 +539,7 @@ def _legal(s):
             return held, extra
         return playable(s, cur), declare
     if ph == PH_CPLAY:
-        return playable(s, cur), np.int64(0)
+        return (held if s[TK_TABLE] == 0 else playable(s, cur)), np.int64(0)
     if ph == PH_TRUMP:
         extra = one << (REVEAL - 52)
         if s[SX_REVEALED] == 1:
@@ -774,6 +775,8 @@ def start_contract(s):
         set_last(s, R_SIX_SHOWN, team(x), 6)
         award_and_end(s, team(x), 6, False)
         return
+    if k == SIX:
+        s[SX_CATCHABLE + x] = 1  # a six played proves a catchable card
     if k == FIVE_PICTURES or k == PYATAK:
         s[SX_PHASE] = PH_DISCARD
         s[SX_TURN] = 0
@@ -784,11 +787,15 @@ def start_contract(s):
 
 @njit(cache=True)
 def discard(s, cur, c):
-    """A discard goes face down out of play, known to the discarder only (§12.7.5.3)."""
+    """A discard goes face down out of play, known to the discarder only (§12.7.5.3) —
+    unless it was a shown card (a marriage half, a nine): its place stays public."""
     x = s[SX_DECL]
     s[HAND + cur] &= ~bit(c)
     s[LOC + c] = LOC_UNSEEN
-    s[KNOWN + c] = 1 << cur
+    if s[KNOWN + c] != all_seats(s):
+        s[KNOWN + c] = 1 << cur
+    else:  # a shown card stays known wherever it goes: a public part of what he held
+        s[SX_PLAYED + cur] |= bit(c)
     if cur == x:
         if s[SX_CONTRACT] == FIVE_PICTURES:
             s[NOT_HOLD + x] |= FULL_DECK & ~PICTURES  # he kept five pictures
@@ -978,6 +985,7 @@ def apply_nines(s, cur, a):
     init_seat = s[SX_NG_INIT]
     if ph == PH_NG_CHOOSE:
         s[SX_NG_GAME] = a
+        s[SX_TEAM_GAME + team(cur)] = a
         s[SX_NG_STEP] = 0
         if a == FOUR_NINES:
             s[SX_PHASE] = PH_NG_FOUR
@@ -1179,6 +1187,12 @@ def facts_hold(s):
                 m &= m - 1
                 beaten = beaten and (first & suit_mask(c // 13)) != 0
             if beaten:
+                return False
+    for t in range(2):  # three / four nines: the team held exactly that many
+        g = s[SX_TEAM_GAME + t]
+        if g == THREE_NINES or g == FOUR_NINES:
+            both = owned(s, t) | owned(s, t + 2)
+            if popcount(both & ALL_NINES & ~s[SX_USED]) != (3 if g == THREE_NINES else 4):
                 return False
     opp = s[SX_FOUR_OPP]
     if opp >= 0:
