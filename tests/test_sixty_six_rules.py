@@ -390,6 +390,19 @@ def test_offer_not_beaten_and_not_to_the_elder_hand():
     assert texts(state) == ["LEFT", "PASS", "RIGHT"]
 
 
+def test_a_team_that_offered_may_still_play_a_nines_game_but_not_redeal():
+    hands = {0: ("9s 9c Jh", "Qs Jc Kc"), 1: ("Ac Tc Ks", "Qc As Ad"),
+             2: ("Js Td 9d", "9h Jd Qd"), 3: ("Th Kh Ts", "Qh Ah Kd")}
+    state = first_round(game(nines=True, redeal=True).new_initial_state(), hands)
+    play(state, ["TRUMP(s)", "LEFT", "PASS", "PASS", "PASS"])
+    second_round(state, hands)
+    play(state, ["PASS", "PASS"])
+    assert texts(state) == ["NINES", "PASS"]  # seat 2: 9d 9h unused
+    play(state, ["PASS", "PASS"])
+    # seat 0 has 11 points, but his team played nines: no redeal
+    assert state.current_player() == 0 and texts(state) == ["PASS"]
+
+
 # --- §12.7.3 nines games -------------------------------------------------------------------
 
 GAME_HANDS = {0: ("9s Ah Kd", "9c Jc Kc"), 1: ("Ac Tc Ks", "Qc As Ad"),

@@ -654,7 +654,7 @@ def nines_legal(s, cur, held):
         return np.int64(0), extra
     if ph == PH_NINES:
         unused = held & ALL_NINES & ~s[SX_USED]
-        if s[SX_NINES_PLAYED + team(cur)] == 0 and popcount(unused) >= 2:
+        if s[SX_TEAM_GAME + team(cur)] == 0 and popcount(unused) >= 2:
             return np.int64(0), passing | one << (NINES - 52)
         return np.int64(0), passing
     if ph == PH_NG_CHOOSE:
