@@ -297,9 +297,11 @@ class KernelState(pyspiel.State):
     def replay(self, sigma: np.ndarray | None = None) -> "KernelState":
         """A new state built by replaying this history (card ids mapped through ``sigma``)."""
         new = self.get_game().new_initial_state()
-        for item in self.full_history():
-            a = item.action if sigma is None else self.spec.remap_action(item.player,
-                                                                        item.action, sigma)
+        start = self.spec.remap_start(self._s)
+        for i, item in enumerate(self.full_history()):
+            a = item.action
+            if sigma is not None and i >= start:
+                a = self.spec.remap_action(item.player, a, sigma)
             new.apply_action(a)
         return new
 

@@ -12,7 +12,7 @@ from typing import Any, Callable
 import numpy as np
 
 from skip_ai.games import text
-from skip_ai.kernel.state import CHANCE, NUM_PARAMS
+from skip_ai.kernel.state import CHANCE, NUM_CARDS, NUM_PARAMS
 
 ParamValue = int | bool | str
 
@@ -117,6 +117,12 @@ class GameSpec:
     """Public facts that automatic events revealed and the action history does not show (e.g.
     Fours' follow-plays: who put down which card), rendered from the state; appended to the
     information state string so that it stays perfect recall."""
+    remap_start: Callable[[np.ndarray], int] = field(default=lambda s: 0)
+    """The history index from which a resampled world remaps actions: a game of several deals
+    re-deals only the current deal, whose cards are the only hidden ones (Sixty-six)."""
+    remap_player_cards: bool = False
+    """Players' card actions go through the resample's permutation too: some are hidden
+    (Sixty-six's face-down discards); public cards map to themselves."""
 
     @property
     def seat_teams(self) -> "text.TeamNames":
@@ -182,5 +188,8 @@ class GameSpec:
 
     def remap_action(self, actor: int, action: int, sigma: np.ndarray) -> int:
         """An action of a history rewritten for a resampled world: chance outcomes are card
-        ids and go through ``sigma``; players' actions only ever show public cards."""
-        return int(sigma[action]) if actor == CHANCE else action
+        ids and go through ``sigma``; players' actions only ever show public cards, unless
+        ``remap_player_cards``."""
+        if actor == CHANCE or (self.remap_player_cards and 0 <= action < NUM_CARDS):
+            return int(sigma[action])
+        return action

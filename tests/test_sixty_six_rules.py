@@ -1,0 +1,599 @@
+"""RULES.md §12 (Sixty-six for four, «Шуба вчетвером»), through the public API."""
+
+import numpy as np
+import pyspiel
+import pytest
+
+from skip_ai import IllegalActionError, cards
+from skip_ai.games import sixty_six as K
+from skip_ai.kernel.rng import make_rng
+from skip_ai.kernel.state import LOC, NOT_HOLD, NUM_CARDS
+from skip_ai.scenario import deal, play
+
+C = cards.from_str
+PASS, DECLARE, REVEAL = 66, 65, 64
+NAME = "classic_sixty_six_4p"
+
+# seat -> (first three cards, second three cards); the dealer is seat 3, E is seat 0
+STD = {0: ("As Ts Ks", "Qs Jc 9c"), 1: ("Ac Tc Kc", "Qc 9s Ad"),
+       2: ("Js Td Kd", "Qd Jd 9d"), 3: ("Ah Th Kh", "Qh Jh 9h")}
+
+
+def game(**params):
+    body = ",".join(f"{k}={str(v).lower()}" for k, v in params.items())
+    return pyspiel.load_game(f"{NAME}({body})" if body else NAME)
+
+
+def first_round(state, hands):
+    return deal(state, {q: hands[q][0] for q in range(4)})
+
+
+def second_round(state, hands):
+    return deal(state, {q: hands[q][1] for q in range(4)})
+
+
+def dealt(hands=STD, trump="TRUMP(s)", **params):
+    state = first_round(game(**params).new_initial_state(), hands)
+    play(state, [trump])
+    while state.is_player_node():  # the offers of nines, if on: everybody passes
+        play(state, ["PASS"])
+    return second_round(state, hands)
+
+
+def kernel(state):
+    return state.kernel_state()
+
+
+def total(state, t):
+    return int(K.total(kernel(state), t))
+
+
+def texts(state):
+    p = state.current_player()
+    return sorted(state.action_to_string(p, a) for a in state.legal_actions())
+
+
+def hand(state, seat):
+    return [c for c in range(NUM_CARDS) if kernel(state)[LOC + c] == seat]
+
+
+# --- §12.1 / §12.2: cards, dealer, deal, trump ---------------------------------------------
+
+def test_game_facts():
+    g = game()
+    assert g.num_distinct_actions() == 82
+    assert g.num_players() == 4
+    assert g.max_game_length() == 750
+    assert game(cut=True).max_game_length() == 1920
+    assert game(mode="deal").max_game_length() == 50
+    assert game(mode="deal", nines=True).max_game_length() == 128
+    with pytest.raises(ValueError):
+        pyspiel.load_game(f"{NAME}(players=2)")
+
+
+def test_card_order_and_points():
+    assert [K.STRENGTH[C(x) % 13] for x in ["9s", "Js", "Qs", "Ks", "Ts", "As"]] == \
+        [0, 1, 2, 3, 4, 5]
+    assert K.points_of(np.int64(K.FULL_DECK)) == 120
+
+
+def test_first_round_in_packets_of_three_from_the_elder_hand():
+    state = game().new_initial_state()
+    plan = [int(kernel(state)[K.DEAL_PLAN + i]) for i in range(12)]
+    assert plan == [0] * 3 + [1] * 3 + [2] * 3 + [3] * 3
+    assert len(state.chance_outcomes()) == 24
+    first_round(state, STD)
+    assert state.current_player() == 0
+    # the trump is named among the suits of E's three cards, or a card is revealed
+    assert texts(state) == ["REVEAL", "TRUMP(s)"]
+
+
+def test_revealed_card_fixes_trump_unless_a_nine():
+    state = first_round(game().new_initial_state(), STD)
+    play(state, ["REVEAL"])
+    assert state.is_chance_node()
+    state.apply_action(C("Qs"))  # not a nine: spades
+    assert kernel(state)[K.SX_TRUMP] == 0
+    # E gets only 2 more chance cards in the second round
+    assert [int(kernel(state)[K.DEAL_PLAN + i]) for i in range(12, 23)].count(0) == 2
+    assert "Qs" in state.information_state_string(1)  # public
+
+
+def test_revealed_nine_gives_a_second_choice_and_the_second_reveal_is_trump():
+    hands = dict(STD)
+    state = first_round(game().new_initial_state(), hands)
+    play(state, ["REVEAL"])
+    state.apply_action(C("9s"))
+    assert state.current_player() == 0
+    assert texts(state) == ["REVEAL", "TRUMP(s)"]
+    play(state, ["REVEAL"])
+    state.apply_action(C("9c"))  # a nine again: still trump
+    assert kernel(state)[K.SX_TRUMP] == 1
+    assert state.is_chance_node()
+
+
+# --- §12.3: follow suit, must trump, no duty to beat ----------------------------------------
+
+def test_follow_suit_then_trump_then_anything():
+    state = dealt()
+    play(state, ["Jc"])
+    assert texts(state) == ["Ac", "Kc", "Qc", "Tc"]  # follow, no duty to win
+    play(state, ["Qc"])
+    assert texts(state) == ["Js"]  # void in clubs: must trump
+    play(state, ["Js"])
+    assert texts(state) == sorted(STD[3][0].split() + STD[3][1].split())  # neither: anything
+    play(state, ["9h"])
+    assert state.current_player() == 2  # the trump won
+    s = kernel(state)
+    assert s[NOT_HOLD + 3] & K.suit_mask(1) and s[NOT_HOLD + 3] & K.suit_mask(0)
+    assert not s[NOT_HOLD + 2] & K.suit_mask(0)  # seat 2 trumped: void in clubs only
+    assert s[NOT_HOLD + 2] & K.suit_mask(1)
+
+
+def test_no_duty_to_overtrump():
+    state = dealt()
+    play(state, ["Jc", "Qc", "Js", "9h"])  # seat 2 leads next
+    play(state, ["Td"])
+    play(state, ["Jh"])  # seat 3: hearts only
+    play(state, ["As"])  # seat 0 void in diamonds: must trump
+    assert texts(state) == ["Ad"]  # seat 1 follows diamonds
+    play(state, ["Ad"])
+    assert state.current_player() == 0
+
+
+def test_resampling_respects_a_proved_void():
+    state = dealt()
+    play(state, ["Jc", "Qc", "Js", "9h"])
+    for seed in range(20):
+        r = state.resample_from_infostate(2, rng=make_rng(seed))
+        held = hand(r, 3)
+        assert not any(c // 13 in (0, 1) for c in held)
+
+
+# --- §12.4 marriages, §12.5 declaring ------------------------------------------------------
+
+def test_marriage_announced_when_leading_and_counted_after_a_trick():
+    hands = {0: ("Ks Qs Ah", "9c Jc Th"), 1: ("As Ts Ac", "Tc Kc Qc"),
+             2: ("Js 9s Td", "Kd Qd Jd"), 3: ("9d Ad Kh", "Qh Jh 9h")}
+    state = dealt(hands)
+    assert "Qs+marriage" in texts(state) and "Ks+marriage" in texts(state)
+    assert "DECLARE" not in texts(state)  # no trick yet
+    play(state, ["Qs+marriage"])
+    s = kernel(state)
+    assert s[K.SX_MARR] == 40  # in trumps
+    assert s[K.KNOWN + C("Ks")] == 15  # the other half is shown
+    assert total(state, 0) == 0  # no trick yet: the marriage does not count
+    play(state, ["As", "Js", "Kh"])  # seat 1 takes with the trump ace
+    assert total(state, 0) == 0
+    assert total(state, 1) == 11 + 3 + 2 + 4
+    # team 1 leads; team 0 takes a trick: now its 40 counts
+    play(state, ["Ac", "9s", "9d", "9c"])  # seat 2 must trump
+    s = kernel(state)
+    assert s[K.SX_TRICKS] == 1
+    assert total(state, 0) == 40 + 11
+
+
+def test_plain_marriage_is_20_and_plain_lead_announces_nothing():
+    hands = {0: ("Kh Qh Ac", "9c Jc Th"), 1: ("As Ts Ah", "Tc Kc Qc"),
+             2: ("Js 9s Td", "Kd Qd Jd"), 3: ("9d Ad Ks", "Qs Jh 9h")}
+    state = dealt(hands, trump="TRUMP(h)")
+    play(state, ["Qh"])
+    assert kernel(state)[K.SX_MARR] == 0
+    state = dealt(hands, trump="TRUMP(c)")
+    play(state, ["Kh+marriage"])
+    assert kernel(state)[K.SX_MARR] == 20
+
+
+def random_deal_states(params, seeds, pick, declare):
+    """Random deals; yields (before, action, after) for the actions ``pick`` selects. A
+    player declares when his team has 66, or with probability ``declare``; else never."""
+    for seed in seeds:
+        rng = np.random.default_rng(seed)
+        state = game(mode="deal", **params).new_initial_state()
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            a = int(rng.choice([x for x in legal if x != DECLARE]))
+            if DECLARE in legal and declare and (
+                    total(state, state.current_player() % 2) >= 66 or rng.random() < declare):
+                a = DECLARE
+            before = state.clone()
+            state.apply_action(a)
+            if pick(before, a, state):
+                yield before, a, state
+
+
+def expected_66(before, t):
+    o = 1 - t
+    if kernel(before)[K.SX_TRICKS + o] == 0:
+        return 3
+    return 2 if total(before, o) < 33 else 1
+
+
+def test_declaration_true_3_2_1_or_false_3():
+    seen = set()
+    for before, a, after in random_deal_states(
+            {}, range(300), lambda b, a, s: b.is_player_node() and a == DECLARE, 0.05):
+        t = before.current_player() % 2
+        # the cards of the unfinished trick count for nobody: totals are of taken tricks
+        if total(before, t) >= 66:
+            pts = expected_66(before, t)
+            gain = [0, 0]
+            gain[t] = pts
+            seen.add(pts)
+        else:
+            gain = [0, 0]
+            gain[1 - t] = 3
+            seen.add("false")
+        assert after.scores() == gain
+        assert after.is_terminal()
+    assert seen == {1, 2, 3, "false"}
+
+
+def test_last_trick_66_or_last_trick_point():
+    seen = set()
+
+    def last_trick(b, a, s):
+        return b.is_player_node() and a != DECLARE and s.is_terminal()
+
+    for before, a, after in random_deal_states({}, range(100), last_trick, 0):
+        s = kernel(after)
+        t = int(s[K.SX_LAST_A])
+        assert s[K.SX_LAST_TEXT] == K.R_LAST_TRICK
+        if total(after, t) >= 66:
+            seen.add("66")
+            assert after.scores()[t] in (1, 2, 3)
+        else:
+            seen.add("point")
+            assert after.scores()[t] == 1
+    assert seen == {"66", "point"}
+
+
+def test_declare_needs_a_trick_and_is_judged_at_once():
+    state = dealt()
+    assert DECLARE not in state.legal_actions()
+    play(state, ["Jc", "Qc", "Js", "9h"])  # team 0 (seat 2) took 2+3+2+0 = 7
+    play(state, ["DECLARE"])
+    assert state.is_terminal() is False  # match: the next deal starts
+    assert state.scores() == [0.0, 3.0]  # false: the opponents score 3
+    assert kernel(state)[K.SX_DEALER] == 0  # the deal passed on
+
+
+# --- §12.6 match outcome -------------------------------------------------------------------
+
+def play_match(seed, steer):
+    """A random match; while ``steer``, a team may declare falsely to hand the opponents 3
+    board points, so as to reach 7:7 (the cross klin)."""
+    rng = np.random.default_rng(seed)
+    state = game().new_initial_state()
+    while not state.is_terminal():
+        before = state.scores()
+        legal = state.legal_actions()
+        a = int(rng.choice([x for x in legal if x != DECLARE]))
+        if DECLARE in legal and steer:
+            t = state.current_player() % 2
+            if total(state, t) < 66 and before[1 - t] <= 4 and before[t] >= before[1 - t]:
+                a = DECLARE
+        state.apply_action(a)
+    return state, before
+
+
+def test_match_outcomes_shuba_klin_cross_klin():
+    seen = set()
+    for seed in range(60):
+        state, before = play_match(seed, steer=seed % 2 == 0)
+        final = state.scores()
+        w = 0 if final[0] >= 8 else 1
+        if before == [7.0, 7.0]:
+            kind = 3
+        elif final[1 - w] == 0:
+            kind = 2
+        else:
+            kind = 1
+        seen.add(kind)
+        r = state.returns()
+        assert r[w] == kind and r[w + 2] == kind and r[1 - w] == -kind
+    assert seen == {1, 2, 3}
+
+
+def test_win_stakes_and_deal_mode_returns():
+    for stakes, mode in [("win", "match"), ("win", "deal"), ("graded", "deal")]:
+        g = game(stakes=stakes, mode=mode)
+        rng = np.random.default_rng(1)
+        state = g.new_initial_state()
+        while not state.is_terminal():
+            state.apply_action(int(rng.choice(state.legal_actions())))
+        d = state.scores()[0] - state.scores()[1]
+        expect = d if (stakes, mode) == ("graded", "deal") else float(np.sign(d))
+        assert state.returns() == [expect, -expect, expect, -expect]
+
+
+def test_seven_seven_allows_no_extra():
+    g = game(cut=True, nines=True, redeal=True, contracts=True)
+    state = g.new_initial_state()
+    s = kernel(state)
+    s[K.SX_BOARD] = 7
+    s[K.SX_BOARD + 1] = 7
+    K.start_deal(s, 0)
+    assert s[K.SX_NOX] == 1 and s[K.SX_PHASE] == K.PH_DEAL1
+
+
+# --- §12.7.1 cut ---------------------------------------------------------------------------
+
+def test_cut_bottom_card_goes_to_the_dealer():
+    state = game(cut=True).new_initial_state()
+    assert len(state.chance_outcomes()) == 24
+    state.apply_action(C("Ah"))  # not a nine nor a jack: it stays
+    assert len(state.chance_outcomes()) == 23
+    hands = {q: STD[q] for q in range(4)}
+    hands[3] = ("Kh Th Qh", "Jh 9h")
+    first_round(state, hands)
+    play(state, ["TRUMP(s)"])
+    second_round(state, hands)
+    assert C("Ah") in hand(state, 3) and len(hand(state, 3)) == 6
+    assert "Ah" in state.observation_string(0)
+
+
+def test_three_cut_nines_score_3_for_the_dealer():
+    state = game(cut=True).new_initial_state()
+    for nine in ["9s", "9c"]:
+        state.apply_action(C(nine))
+        assert state.is_chance_node() and len(state.chance_outcomes()) == 23
+    state.apply_action(C("9d"))
+    assert state.scores() == [0.0, 3.0]  # the dealer is seat 3, team 1
+    assert kernel(state)[K.SX_BOTTOM] == C("9d")
+    assert kernel(state)[K.SX_PHASE] == K.PH_DEAL1
+
+
+def test_cut_jack_the_dealer_cuts_once():
+    state = game(cut=True).new_initial_state()
+    state.apply_action(C("Js"))
+    assert kernel(state)[K.SX_PHASE] == K.PH_CUT
+    state.apply_action(C("9h"))  # the dealer's cut stays, even a nine, without award
+    assert kernel(state)[K.SX_PHASE] == K.PH_DEAL1
+    assert state.scores() == [0.0, 0.0]
+
+
+# --- §12.7.2 offers ------------------------------------------------------------------------
+
+NINES_HANDS = {0: ("9s 9c Ah", "Qs Jc Kc"), 1: ("Ac Tc Ks", "Qc As Ad"),
+               2: ("Js Td Kd", "Qd Jd 9d"), 3: ("Th Kh Ts", "Qh Jh 9h")}
+
+
+def test_every_seat_gets_an_offer_node_and_a_beaten_offer():
+    state = first_round(game(nines=True).new_initial_state(), NINES_HANDS)
+    play(state, ["TRUMP(s)"])
+    assert state.current_player() == 0
+    assert texts(state) == ["LEFT", "PASS", "RIGHT"]
+    play(state, ["LEFT"])  # to seat 1, who holds Ks and Ac Tc: beaten
+    assert state.scores() == [0.0, 2.0]
+    s = kernel(state)
+    assert s[K.KNOWN + C("9s")] == 15 and s[K.KNOWN + C("Ks")] == 15
+    assert s[K.KNOWN + C("Tc")] == 15  # seat 1 shows his lowest club
+    assert s[K.KNOWN + C("Ac")] != 15
+    for q in (1, 2, 3):
+        assert state.current_player() == q
+        assert texts(state) == ["PASS"]
+        play(state, ["PASS"])
+    assert state.is_chance_node()
+
+
+def test_offer_not_beaten_and_not_to_the_elder_hand():
+    hands = {0: ("Ah Ac Ks", "Qs Jc Kc"), 1: ("9s 9c Ad", "Qc As Tc"),
+             2: ("Js Td Kd", "Qd Jd 9d"), 3: ("Th Kh Ts", "Qh Jh 9h")}
+    state = first_round(game(nines=True, nines_declarer=False).new_initial_state(), hands)
+    play(state, ["TRUMP(s)", "PASS"])
+    assert texts(state) == ["LEFT", "PASS"]  # RIGHT is E (seat 0)
+    play(state, ["LEFT"])  # seat 2 holds Js but no club: not beaten
+    assert state.scores() == [0.0, 2.0]
+    state = first_round(game(nines=True).new_initial_state(), hands)
+    play(state, ["TRUMP(s)", "PASS"])
+    assert texts(state) == ["LEFT", "PASS", "RIGHT"]
+
+
+def test_a_team_that_offered_may_still_play_a_nines_game_but_not_redeal():
+    hands = {0: ("9s 9c Jh", "Qs Jc Kc"), 1: ("Ac Tc Ks", "Qc As Ad"),
+             2: ("Js Td 9d", "9h Jd Qd"), 3: ("Th Kh Ts", "Qh Ah Kd")}
+    state = first_round(game(nines=True, redeal=True).new_initial_state(), hands)
+    play(state, ["TRUMP(s)", "LEFT", "PASS", "PASS", "PASS"])
+    second_round(state, hands)
+    play(state, ["PASS", "PASS"])
+    assert texts(state) == ["NINES", "PASS"]  # seat 2: 9d 9h unused
+    play(state, ["PASS", "PASS"])
+    # seat 0 has 11 points, but his team played nines: no redeal
+    assert state.current_player() == 0 and texts(state) == ["PASS"]
+
+
+# --- §12.7.3 nines games -------------------------------------------------------------------
+
+GAME_HANDS = {0: ("9s Ah Kd", "9c Jc Kc"), 1: ("Ac Tc Ks", "Qc As Ad"),
+              2: ("Js Td 9d", "Qd Jd 9h"), 3: ("Th Kh Ts", "Qh Jh Qs")}
+
+
+def nines_state(hands=GAME_HANDS, **extra):
+    return dealt(hands, nines=True, **extra)
+
+
+def test_two_dark_caught_or_not():
+    state = nines_state()
+    assert state.current_player() == 0
+    assert texts(state) == ["NINES", "PASS"]
+    play(state, ["NINES"])
+    assert kernel(state)[K.SX_COUNT + 2] == 2  # the partner announces two
+    assert texts(state) == ["FOUR_NINES", "TWO_DARK"]
+    play(state, ["TWO_DARK"])
+    assert state.current_player() == 1 and len(state.legal_actions()) == 4
+    play(state, ["CATCH(s)"])
+    assert "CATCH" not in state.information_state_string(3)  # secret
+    assert state.current_player() == 3
+    play(state, ["CATCH(h)"])
+    assert texts(state) == ["9c", "9s"]
+    play(state, ["9c"])  # not caught
+    assert state.scores() == [2.0, 0.0]
+    assert "catch=sh" in state.information_state_string(2)
+    assert state.current_player() == 1  # the phase goes on
+
+
+def test_two_dark_caught_scores_for_the_catchers():
+    state = nines_state()
+    play(state, ["NINES", "TWO_DARK", "CATCH(c)", "CATCH(d)", "9c"])
+    assert state.scores() == [0.0, 2.0]
+
+
+def test_three_nines_are_laid_face_up():
+    hands = {0: ("9s Ah Kd", "9c Jc Kc"), 1: ("Ac Tc Ks", "Qc As Ad"),
+             2: ("Js Td 9d", "Qd Jd Jh"), 3: ("Th Kh Ts", "Qh 9h Qs")}
+    state = nines_state(hands)
+    play(state, ["NINES"])
+    assert texts(state) == ["THREE_NINES", "TWO_DARK"]
+    play(state, ["THREE_NINES"])
+    s = kernel(state)
+    assert all(s[K.KNOWN + C(x)] == 15 for x in ["9s", "9c", "9d"])
+    assert texts(state) == ["CATCH(c)", "CATCH(d)", "CATCH(s)"]
+    play(state, ["CATCH(s)", "CATCH(c)", "9d"])
+    assert state.scores() == [3.0, 0.0]
+
+
+def test_four_nines():
+    state = nines_state()
+    play(state, ["NINES", "FOUR_NINES"])
+    assert texts(state) == ["LEFT", "RIGHT"]
+    play(state, ["LEFT"])  # seat 1: clubs, spades, diamonds, no heart
+    assert state.scores() == [4.0, 0.0]
+    state = nines_state()
+    play(state, ["NINES", "FOUR_NINES", "RIGHT"])  # seat 3: no club
+    assert state.scores() == [4.0, 0.0]
+
+
+def test_nines_only_once_per_team():
+    state = nines_state()
+    play(state, ["NINES", "FOUR_NINES", "LEFT"])
+    assert texts(state) == ["PASS"]
+    play(state, ["PASS"])
+    assert texts(state) == ["PASS"]  # seat 2 has two nines but the team played nines
+
+
+def test_resample_keeps_the_announced_count():
+    state = nines_state()
+    play(state, ["NINES", "TWO_DARK"])
+    for seed in range(10):
+        r = state.resample_from_infostate(1, rng=make_rng(seed))
+        assert sum(1 for c in hand(r, 2) if c % 13 == 7) == 2
+        assert sum(1 for c in hand(r, 0) if c % 13 == 7) >= 2
+
+
+# --- §12.7.4 redeal ------------------------------------------------------------------------
+
+def test_redeal_for_a_weak_hand_then_no_redeal_in_the_redealt_deal():
+    hands = {0: ("9s Js Qs", "9c Jc Qc"), 1: ("Ac Tc Ks", "Kc As Ad"),
+             2: ("Ts Td Kd", "Qd Jd 9d"), 3: ("Th Kh Ah", "Qh Jh 9h")}
+    state = dealt(hands, redeal=True)
+    assert texts(state) == ["PASS", "REDEAL"]  # 2+3+2+3 = 10 points
+    play(state, ["PASS"])
+    assert texts(state) == ["PASS"]  # seat 1: strong, 4 suits
+    play(state, ["PASS", "PASS"])
+    assert texts(state) == ["PASS", "REDEAL"]  # seat 3: five hearts
+    play(state, ["REDEAL"])
+    s = kernel(state)
+    assert state.is_chance_node() and s[K.SX_DEALER] == 3 and s[K.SX_REDEALT] == 1
+    state2 = dealt(hands, redeal=True)
+    play(state2, ["REDEAL"])
+    first_round(state2, hands)
+    play(state2, ["TRUMP(s)"])
+    second_round(state2, hands)
+    assert kernel(state2)[K.SX_PHASE] == K.PH_PLAY  # no redeal phase in a redeal
+
+
+# --- §12.7.5 contracts ---------------------------------------------------------------------
+
+PIC_HANDS = {0: ("Ks Qs Js", "Kc Qc Ah"), 1: ("As Ts 9s", "Ac Tc Jc"),
+             2: ("Kd Qd Jd", "9c Ad Td"), 3: ("Kh Qh Jh", "9d Th 9h")}
+
+
+def test_bids_and_five_pictures():
+    state = dealt(PIC_HANDS, contracts=True)
+    assert texts(state) == ["BID(five pictures)", "BID(pyatak)", "BID(six)", "PASS"]
+    play(state, ["BID(five pictures)"])
+    # seat 1: no pictures: pyatak (catchable cards) or six
+    assert texts(state) == ["BID(pyatak)", "BID(six)", "PASS"]
+    play(state, ["PASS"])
+    # seat 2, E's team: may bid the same contract only against the other team's bid
+    assert "BID(five pictures)" not in texts(state)
+    play(state, ["PASS"])
+    assert "BID(five pictures)" not in texts(state)  # seat 3: three pictures
+    play(state, ["PASS"])
+    # the declarer discards keeping five pictures: only Ah
+    assert state.current_player() == 0 and texts(state) == ["Ah"]
+    play(state, ["Ah"])
+    assert "Ah" not in state.information_state_string(1)  # face down
+    assert state.current_player() == 1
+    play(state, ["9s"])
+    assert state.current_player() == 3
+    play(state, ["9h"])
+    assert state.current_player() == 0
+    # X leads every trick, X+1 then X+3; the opponents follow suit if they can
+    play(state, ["Ks"])
+    assert texts(state) == ["As", "Ts"]
+    for x, a, b in [("Ks", "Ts", "Th"), ("Qs", "As", "9d"), ("Js", "Ac", "Kh"),
+                    ("Kc", "Tc", "Qh")]:
+        if x != "Ks":
+            play(state, [x])
+        play(state, [a, b])
+    assert state.scores() == [0.0, 0.0]
+    play(state, ["Qc", "Jc", "Jh"])  # the last card covered with its suit
+    assert state.scores() == [0.0, 5.0]
+    assert kernel(state)[K.SX_DEALER] == 3  # the same dealer deals again
+
+
+def test_same_contract_overbid_by_the_elder_team():
+    hands = {0: ("As Ts 9s", "Ac Tc Jc"), 1: ("Ks Qs Js", "Kc Qc Ah"),
+             2: ("Kd Qd Jd", "9c Ad Td"), 3: ("Kh Qh Jh", "9d Th 9h")}
+    state = dealt(hands, contracts=True)
+    play(state, ["PASS", "BID(five pictures)"])
+    assert "BID(five pictures)" not in texts(state)  # seat 2: only four pictures... Kd Qd Jd
+    play(state, ["PASS"])
+    assert "BID(five pictures)" not in texts(state)  # seat 3 is in team 1 too
+
+
+def test_six_pictures_needs_six_and_pyatak_lost_on_the_first_trick_taken():
+    hands = {0: ("Ks Qs Js", "Kc Qc Jc"), 1: ("As Ts 9s", "Ac Tc 9c"),
+             2: ("Kd Qd Jd", "Kh Qh Jh"), 3: ("Ad Td 9d", "Ah Th 9h")}
+    state = dealt(hands, contracts=True)
+    assert "BID(six pictures)" in texts(state)
+    play(state, ["BID(pyatak)", "PASS", "PASS", "PASS"])
+    assert state.current_player() == 0  # pyatak: discards, X keeping a catchable card
+    play(state, ["Jc", "9c", "9h"])
+    play(state, ["Ks", "As", "Ah"])  # X+1 takes a trick: the contract is lost
+    assert state.scores() == [0.0, 5.0]
+
+
+def test_six_without_catchable_card_scores_at_once():
+    hands = {0: ("As Ts Ks", "Qs Js 9s"), 1: ("Ac Tc Kc", "Qc Jc 9c"),
+             2: ("Ad Td Kd", "Qd Jd 9d"), 3: ("Ah Th Kh", "Qh Jh 9h")}
+    state = dealt(hands, contracts=True)
+    play(state, ["BID(six)", "PASS", "PASS", "PASS"])
+    assert state.scores() == [6.0, 0.0]
+    assert kernel(state)[K.SX_DEALER] == 3
+
+
+def test_six_played_won_by_taking_every_trick():
+    hands = {0: ("As Ts Ks", "Ac Tc Qc"), 1: ("Qs Js 9s", "Jc 9c Qh"),
+             2: ("Ad Td Kd", "Kc Jd 9d"), 3: ("Ah Th Kh", "Qd Jh 9h")}
+    state = dealt(hands, contracts=True)
+    play(state, ["BID(six)", "PASS", "PASS", "PASS"])
+    assert state.current_player() == 0  # six: no discards
+    for x in ["As", "Ts", "Ks", "Ac", "Tc", "Qc"]:
+        assert state.scores() == [0.0, 0.0]
+        if x == "Ts":  # X leads any card
+            assert texts(state) == ["Ac", "Ks", "Qc", "Tc", "Ts"]
+        play(state, [x])
+        assert state.current_player() == 1
+        play(state, [texts(state)[0]])
+        assert state.current_player() == 3
+        play(state, [texts(state)[0]])
+    assert state.scores() == [6.0, 0.0]
+
+
+def test_illegal_action_is_refused():
+    state = dealt()
+    with pytest.raises(IllegalActionError):
+        state.apply_action(C("9h"))
