@@ -118,7 +118,7 @@ def _simulate(args: argparse.Namespace) -> int:
 def _report(args: argparse.Namespace) -> int:
     from skip_ai.analysis import write_report
 
-    print(f"wrote {write_report(args.out, n_boot=args.bootstrap)}")
+    print(f"wrote {write_report(args.out, n_boot=args.bootstrap, dest=args.to)}")
     return 0
 
 
@@ -181,6 +181,8 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("out", help="the batch folder (holding records/) or a records folder")
     rep.add_argument("--bootstrap", type=int, default=200, metavar="N",
                      help="bootstrap samples for the intervals (default 200)")
+    rep.add_argument("--to", metavar="DIR", help="write the report here instead of OUT "
+                     "(e.g. results/small-study)")
     return parser
 
 

@@ -136,9 +136,12 @@ def test_report_on_played_games_finds_the_stronger_agent(played):
         assert ranks["heur"] > ranks["rnd"], scope
 
 
-def test_cli_report(played, capsys):
+def test_cli_report(played, capsys, tmp_path):
     assert main(["report", str(played), "--bootstrap", "10"]) == 0
     assert "report.md" in capsys.readouterr().out
+    elsewhere = tmp_path / "curated"
+    assert main(["report", str(played), "--bootstrap", "10", "--to", str(elsewhere)]) == 0
+    assert (elsewhere / "report.md").exists() and list((elsewhere / "figures").glob("*.png"))
 
 
 def test_cli_report_errors(tmp_path, capsys):

@@ -18,11 +18,11 @@ from skip_ai.analysis.winrate import pair_scores
 
 
 def write_report(out_dir: str | Path, n_boot: int = 200, structure_games: int = 20,
-                 seed: int = 0) -> Path:
-    """Analyse the records of the batch folder ``out_dir`` and write ``report.md`` there,
-    with its PNG figures under ``figures/``; returns the report's path."""
-    out = Path(out_dir)
-    df = load_records(out)
+                 seed: int = 0, dest: str | Path | None = None) -> Path:
+    """Analyse the records of the batch folder ``out_dir`` and write ``report.md`` there (or
+    in ``dest``), with its PNG figures under ``figures/``; returns the report's path."""
+    df = load_records(Path(out_dir))
+    out = Path(dest) if dest is not None else Path(out_dir)
     ratings = elo_ratings(df, n_boot=n_boot, seed=seed)
     balance = balance_table(df, n_boot=n_boot, seed=seed)
     structure = structure_table(sorted(df.game.unique()), structure_games, seed)
@@ -52,6 +52,7 @@ def write_report(out_dir: str | Path, n_boot: int = 200, structure_games: int = 
               _table(structure.round(3)), "",
               "## Game length", "", figure(length_plot(df), "lengths"), ""]
     path = out / "report.md"
+    out.mkdir(parents=True, exist_ok=True)
     path.write_text("\n".join(lines))
     return path
 
