@@ -5,13 +5,13 @@ import pyspiel
 import pytest
 
 from agents import make_agent
-from conftest import ALL_VARIANTS, random_states
+from conftest import first_variants_fast, random_states
 from skip_ai.duplicate import kernel_match, match_summary
 from skip_ai.kernel.rng import make_rng
 from skip_ai.kernel.state import H_CUR, NUM_CARDS
 from skip_ai.sim import heuristic_weights
 
-@pytest.fixture(params=ALL_VARIANTS)
+@pytest.fixture(params=first_variants_fast())
 def hvariant(request) -> str:
     return request.param
 

@@ -6,11 +6,11 @@ import pytest
 
 from agents import make_agent
 from agents.ismcts import ISMCTSBot
-from conftest import ALL_VARIANTS, random_states
+from conftest import first_variants_fast, random_states
 from skip_ai.kernel.rng import make_rng
 
 
-@pytest.mark.parametrize("variant", ALL_VARIANTS)
+@pytest.mark.parametrize("variant", first_variants_fast())
 def test_ismcts_plays_legal_moves_in_every_variant(variant):
     game = pyspiel.load_game(variant)
     bot = make_agent("ismcts(iterations=30)", game, seed=3)
@@ -28,7 +28,7 @@ def test_ismcts_plays_legal_moves_in_every_variant(variant):
         state.apply_action(action)
 
 
-@pytest.mark.parametrize("variant", ALL_VARIANTS)
+@pytest.mark.parametrize("variant", first_variants_fast())
 def test_ismcts_never_reacts_to_hidden_cards(variant):
     """The same seed gives the same choice and the same statistics in every world the player
     cannot tell from the real one."""
