@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import socket
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Iterator
@@ -56,6 +57,7 @@ class RayCluster:
                 ray.init(num_cpus=workers, include_dashboard=False,
                          logging_level=logging.WARNING)
             else:
+                _check_reachable(address)
                 ray.init(address=address, logging_level=logging.WARNING)
         except (ConnectionError, RuntimeError, ValueError) as e:
             where = f"at {address!r}" if address else "locally"
@@ -133,6 +135,18 @@ class _Piece:
 
     def split(self) -> list[_Piece]:
         return [_Piece(self.task, self.start + i, [g]) for i, g in enumerate(self.games)]
+
+
+def _check_reachable(address: str) -> None:
+    """Ray waits forever for a head that does not answer: try ``HOST:PORT`` first."""
+    host, sep, port = address.rpartition(":")
+    if not sep or not port.isdigit() or "://" in address:
+        return  # "auto", "ray://..." and the like: Ray resolves and reports them
+    try:
+        socket.create_connection((host, int(port)), timeout=5).close()
+    except OSError as e:
+        raise ConnectionError(f"nothing answers at {address} ({e}); is the head started "
+                              "(ray start --head) and its port open?") from None
 
 
 def _error(e: Exception) -> str:
