@@ -107,8 +107,8 @@ class RayCluster:
                     yield from collect()
             while waiting:
                 yield from collect()
-        finally:
-            for ref in waiting:
+        finally:  # stopped early (an error, Ctrl-C): free the cluster's workers
+            for ref in waiting if ray.is_initialized() else ():
                 ray.cancel(ref, force=True)
 
 
