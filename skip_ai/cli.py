@@ -127,7 +127,8 @@ def _tournament(args: argparse.Namespace) -> int:
 
     config = load_config(args.config)
     try:
-        s = run_tournament(config, workers=args.workers, backend=args.backend)
+        s = run_tournament(config, workers=args.workers, backend=args.backend,
+                           address=args.address)
     except KeyboardInterrupt:
         print(f"\nskip-ai: interrupted; the finished games are kept in {config.out}: run the "
               "same command again to resume", file=sys.stderr)
@@ -175,7 +176,11 @@ def build_parser() -> argparse.ArgumentParser:
                           "recorded as Parquet shards (run again to resume)")
     tour.add_argument("config", help="the batch's TOML config")
     tour.add_argument("--workers", type=int, help="processes (default: the config's workers)")
-    tour.add_argument("--backend", default="local", choices=["local"])
+    tour.add_argument("--backend", default="local", choices=["local", "ray"],
+                      help="local: a process pool here; ray: Ray tasks (pip install "
+                      "'skip-ai[ray]')")
+    tour.add_argument("--address", help="the Ray cluster to run on, e.g. auto or HEAD:6379 "
+                      "(default: start a local Ray with --workers CPUs)")
     rep = sub.add_parser("report", help="analyse a batch's records: OUT/report.md and "
                          "OUT/figures/*.png")
     rep.add_argument("out", help="the batch folder (holding records/) or a records folder")

@@ -5,7 +5,9 @@
    no file) against the whole batch with its records and shards (target ≤ 5% of wall time);
 3. a 100,000-game random batch of one game with 2 workers, printing the resident memory of
    the runner and its workers as it goes (target: flat);
-4. ``--estimate CONFIG``: plays ``--sample`` deals of every (game, pair of agents) of a config
+4. ``--only ray``: games/s of a batch of ISMCTS games on a local Ray with 2 CPUs against the
+   local pool with 2 workers (target ≥ 0.9×), with Ray's start-up counted and without it;
+5. ``--estimate CONFIG``: plays ``--sample`` deals of every (game, pair of agents) of a config
    in this process, measures each game's CPU time (what it costs a free core, even on a busy
    machine) and extrapolates the whole batch's wall time on ``--workers`` processes at the
    ``--efficiency`` measured in section 1.
@@ -92,6 +94,28 @@ def overhead(tmp: Path) -> None:
               f"of the wall time, {(rc - bc) / rc:.1%} of the CPU time (target ≤ 5%)")
 
 
+def ray_vs_pool(tmp: Path) -> None:
+    import ray
+
+    from skip_ai.tournament import run_tournament
+
+    games = ["skip_columns(players=4)", "skip_guess(players=4)"]
+    agents = {"heur": "heuristic", "mcts": "ismcts(iterations=300)"}
+    run_tournament(config(tmp / "warm-ray", games, agents, 2), workers=1, progress=False)
+    rates = {}
+    for name in ("pool", "ray (its start-up counted)", "ray (already started)"):
+        if name == "ray (already started)":
+            ray.init(num_cpus=2, include_dashboard=False, logging_level="warning")
+        c = config(tmp / f"ray-{len(rates)}", games, agents, 500, games_per_task=25)
+        s = run_tournament(c, workers=2, backend="local" if name == "pool" else "ray",
+                           progress=False)
+        rates[name] = s.played / s.seconds
+        print(f"  {name:28s} {s.played} games in {s.seconds:6.1f} s = {rates[name]:6.1f} "
+              f"games/s = {rates[name] / rates['pool']:.2f}× the pool (target ≥ 0.9×); "
+              f"load average {os.getloadavg()[0]:.1f}", flush=True)
+    ray.shutdown()
+
+
 def rss_mb(pid: int) -> float:
     try:
         with open(f"/proc/{pid}/status") as f:
@@ -168,7 +192,7 @@ def estimate(path: str, sample: int, workers: int, efficiency: float) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", nargs="+", choices=["speedup", "overhead", "memory"],
+    parser.add_argument("--only", nargs="+", choices=["speedup", "overhead", "memory", "ray"],
                         default=["speedup", "overhead", "memory"])
     parser.add_argument("--games", type=int, default=100_000, help="games in the memory run")
     parser.add_argument("--estimate", metavar="CONFIG", help="estimate this config's run time "
@@ -191,7 +215,7 @@ def main(argv: list[str] | None = None) -> int:
             if name == "memory":
                 memory(Path(tmp), args.games)
             else:
-                {"speedup": speedup, "overhead": overhead}[name](Path(tmp))
+                {"speedup": speedup, "overhead": overhead, "ray": ray_vs_pool}[name](Path(tmp))
     return 0
 
 

@@ -2,7 +2,8 @@
 
 config (TOML) → :mod:`schedule` of games → :mod:`worker` plays them → :mod:`store` writes
 Parquet shards under ``OUT/records`` (read them with :func:`skip_ai.records.read_records`);
-:mod:`runner` ties these together and resumes an interrupted batch.
+:mod:`runner` ties these together and resumes an interrupted batch; :mod:`cluster` runs the
+tasks on Ray instead of the local pool.
 """
 
 from skip_ai.tournament.config import ConfigError, TournamentConfig, load_config

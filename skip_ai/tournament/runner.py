@@ -2,8 +2,9 @@
 
 Tasks are chunks of ``games_per_task`` consecutive scheduled games. With one worker they are
 played in this process; with more, in a local process pool with a bounded number of tasks in
-flight (memory stays flat however long the batch). The records do not depend on the worker
-count: each game's seed comes from its identity (:mod:`skip_ai.tournament.schedule`).
+flight (memory stays flat however long the batch); with the ``ray`` backend, as Ray tasks
+(:mod:`skip_ai.tournament.cluster`). The records depend neither on the worker count nor on the
+backend: each game's seed comes from its identity (:mod:`skip_ai.tournament.schedule`).
 """
 
 from __future__ import annotations
@@ -21,12 +22,13 @@ from typing import Iterable, Iterator
 
 from tqdm import tqdm
 
+from skip_ai.tournament.cluster import RayCluster
 from skip_ai.tournament.config import TournamentConfig
 from skip_ai.tournament.schedule import ScheduledGame, schedule, schedule_size
 from skip_ai.tournament.store import RecordStore, StoreError
 from skip_ai.tournament.worker import play_games
 
-BACKENDS = ("local",)
+BACKENDS = ("local", "ray")
 
 
 @dataclass
@@ -57,15 +59,23 @@ def code_version() -> str:
 
 
 def run_tournament(config: TournamentConfig, workers: int | None = None,
-                   backend: str = "local", progress: bool = True) -> BatchSummary:
-    """Play every game of ``config`` not yet recorded under ``config.out``."""
+                   backend: str = "local", progress: bool = True,
+                   address: str | None = None) -> BatchSummary:
+    """Play every game of ``config`` not yet recorded under ``config.out``.
+
+    ``backend="ray"`` runs the tasks on the Ray cluster at ``address`` (``workers`` is then
+    the cluster's affair), or on a local Ray with ``workers`` CPUs when ``address`` is None.
+    """
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}; available: {', '.join(BACKENDS)}")
+    if address is not None and backend != "ray":
+        raise ValueError("--address needs --backend ray")
     workers = config.workers if workers is None else workers
     if workers < 1:
         raise ValueError(f"--workers must be ≥ 1 (got {workers})")
     t0 = time.perf_counter()
     version = code_version()
+    cluster = RayCluster(address, workers) if backend == "ray" else None  # before any write
     store = RecordStore(config.out)
     try:
         store.open(config, version)
@@ -78,7 +88,9 @@ def run_tournament(config: TournamentConfig, workers: int | None = None,
         played = failed = 0
         bar = tqdm(total=total, initial=len(done), unit="game", desc=config.name,
                    disable=not progress, smoothing=0.05)
-        for rows in _results(tasks, config.name, version, workers):
+        results = (cluster.results(tasks, config.name, version) if cluster
+                   else _results(tasks, config.name, version, workers))
+        for rows in results:
             store.write(rows)
             played += len(rows)
             failed += sum(r["status"] != "ok" for r in rows)
@@ -86,6 +98,8 @@ def run_tournament(config: TournamentConfig, workers: int | None = None,
         bar.close()
     finally:
         store.close()
+        if cluster:
+            cluster.close()
     return BatchSummary(total, len(done), played, failed, time.perf_counter() - t0,
                         store.records)
 

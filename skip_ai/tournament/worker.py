@@ -49,23 +49,34 @@ def play_games(batch: str, code_version: str, games: Sequence[ScheduledGame]) ->
     return rows
 
 
+def failed_record(batch: str, code_version: str, s: ScheduledGame, error: str,
+                  seconds: float = 0.0) -> dict:
+    """The record of a game that could not be played, with the reason."""
+    return {**_describe(batch, code_version, s), **_NO_RESULT, "seconds": seconds,
+            "status": "failed", "error": error}
+
+
+def _describe(batch: str, code_version: str, s: ScheduledGame) -> dict:
+    """What a record says of a game before it is played."""
+    game, layouts = _game(s.game)
+    return {"batch": batch, "code_version": code_version, "match_id": s.match_id,
+            "game": s.game, "game_name": game.spec.short_name,
+            "team_game": bool(game.spec.team_game), "deal": s.deal, "seating": s.seating,
+            "seed": s.seed, "agent_a": s.agent_a.name, "agent_b": s.agent_b.name,
+            "agents": [s.agent_a.name if a else s.agent_b.name for a in layouts[s.seating]],
+            "score_a": None, "winner": None}
+
+
 def _play(batch: str, code_version: str, s: ScheduledGame) -> dict:
     """Play one scheduled game and describe it as a record (but A's score and the winner)."""
     game, layouts = _game(s.game)
-    a_seats = layouts[s.seating]
-    row = {"batch": batch, "code_version": code_version, "match_id": s.match_id,
-           "game": s.game, "game_name": game.spec.short_name,
-           "team_game": bool(game.spec.team_game), "deal": s.deal, "seating": s.seating,
-           "seed": s.seed, "agent_a": s.agent_a.name, "agent_b": s.agent_b.name,
-           "agents": [s.agent_a.name if a else s.agent_b.name for a in a_seats],
-           "score_a": None, "winner": None}
     t0 = time.perf_counter()
     try:
-        r = play_seating(game, s.seed, a_seats, s.agent_a.spec, s.agent_b.spec)
+        r = play_seating(game, s.seed, layouts[s.seating], s.agent_a.spec, s.agent_b.spec)
     except Exception as e:  # any failure of a game or an agent becomes a record
-        return {**row, **_NO_RESULT, "seconds": time.perf_counter() - t0,
-                "status": "failed", "error": f"{type(e).__name__}: {e}"}
+        return failed_record(batch, code_version, s, f"{type(e).__name__}: {e}",
+                             time.perf_counter() - t0)
     seconds = time.perf_counter() - t0
-    return {**row, "returns": r["returns"].tolist(), "scores": r["state"].scores(),
+    return {**_describe(batch, code_version, s), "returns": r["returns"].tolist(), "scores": r["state"].scores(),
             "num_actions": r["num_actions"], "num_moves": r["moves_a"] + r["moves_b"],
             "seconds": seconds, "status": "ok", "error": None}
