@@ -140,6 +140,25 @@ def _tournament(args: argparse.Namespace) -> int:
     return 0
 
 
+def _train(args: argparse.Namespace) -> int:
+    from skip_ai.training import load_train_config, run_training
+
+    config = load_train_config(args.config)
+    try:
+        gens = run_training(config)
+    except KeyboardInterrupt:
+        print(f"\nskip-ai: interrupted; finished steps are kept in {config.out}: run the same "
+              "command again to resume", file=sys.stderr)
+        return 130
+    for g in gens:
+        print(f"gen {g.generation}: {g.samples} samples, policy loss {g.policy_loss:.3f}, "
+              f"vs previous {g.vs_previous[0]:.3f} [{g.vs_previous[1]:.3f}, "
+              f"{g.vs_previous[2]:.3f}], vs plain ISMCTS {g.vs_plain[0]:.3f} "
+              f"[{g.vs_plain[1]:.3f}, {g.vs_plain[2]:.3f}]")
+    print(f"models in {config.out / 'models'}")
+    return 0
+
+
 def _score_names(game) -> list[str]:
     """Who each number of ``scores()`` belongs to: the teams, or the seats."""
     if game.spec.team_game:
@@ -176,6 +195,9 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("config", help="the batch's TOML config")
     tour.add_argument("--workers", type=int, help="processes (default: the config's workers)")
     tour.add_argument("--backend", default="local", choices=["local"])
+    train = sub.add_parser("train", help="expert iteration: self-play, fit a model, evaluate, "
+                           "per generation (rerun resumes)")
+    train.add_argument("config", help="a training config (TOML)")
     rep = sub.add_parser("report", help="analyse a batch's records: OUT/report.md and "
                          "OUT/figures/*.png")
     rep.add_argument("out", help="the batch folder (holding records/) or a records folder")
@@ -189,7 +211,7 @@ def main(argv: list[str] | None = None) -> int:
     import skip_ai  # noqa: F401  (registers the games)
 
     handler = {"games": _games, "play": _play, "match": _match,
-               "simulate": _simulate, "tournament": _tournament,
+               "simulate": _simulate, "tournament": _tournament, "train": _train,
                "report": _report}[args.command]
     try:
         return handler(args)
