@@ -159,6 +159,18 @@ def _train(args: argparse.Namespace) -> int:
     return 0
 
 
+def _tune(args: argparse.Namespace) -> int:
+    from skip_ai.training.tuning import save_weights, tune_heuristic
+
+    r = tune_heuristic(args.game, rounds=args.rounds, population=args.population,
+                       elite=args.elite, deals=args.deals, seed=args.seed)
+    save_weights(r, args.out)
+    print(f"{r.game}: tuned {dict(zip(r.names, r.best.round(3).tolist()))}\n"
+          f"vs the defaults on fresh deals: {r.score[0]:.3f} [{r.score[1]:.3f}, "
+          f"{r.score[2]:.3f}]; saved to {args.out} (use heuristic(weights={args.out}))")
+    return 0
+
+
 def _score_names(game) -> list[str]:
     """Who each number of ``scores()`` belongs to: the teams, or the seats."""
     if game.spec.team_game:
@@ -198,6 +210,15 @@ def build_parser() -> argparse.ArgumentParser:
     train = sub.add_parser("train", help="expert iteration: self-play, fit a model, evaluate, "
                            "per generation (rerun resumes)")
     train.add_argument("config", help="a training config (TOML)")
+    tune = sub.add_parser("tune", help="tune a heuristic's weights by the cross-entropy method "
+                          "over duplicate deals")
+    tune.add_argument("game")
+    tune.add_argument("--out", required=True, help="weights file to write (JSON)")
+    tune.add_argument("--rounds", type=int, default=5)
+    tune.add_argument("--population", type=int, default=16)
+    tune.add_argument("--elite", type=int, default=4)
+    tune.add_argument("--deals", type=int, default=500)
+    tune.add_argument("--seed", type=int, default=0)
     rep = sub.add_parser("report", help="analyse a batch's records: OUT/report.md and "
                          "OUT/figures/*.png")
     rep.add_argument("out", help="the batch folder (holding records/) or a records folder")
@@ -212,6 +233,7 @@ def main(argv: list[str] | None = None) -> int:
 
     handler = {"games": _games, "play": _play, "match": _match,
                "simulate": _simulate, "tournament": _tournament, "train": _train,
+               "tune": _tune,
                "report": _report}[args.command]
     try:
         return handler(args)
