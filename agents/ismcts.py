@@ -4,7 +4,8 @@ Options: ``uct_c`` (exploration, rewards in [0, 1]; default 0.7), ``rollout=heur
 (default heuristic: it measured clearly stronger than random rollouts at equal iterations; with a
 model also ``model``), ``model=PATH`` (a policy/value model, :mod:`agents.model`, trained by
 ``skip-ai train``: its policy is the prior of the search), ``prior_c`` (weight of that prior in
-selection; default 1.0),
+selection; default 1.0), ``weights=PATH.json`` (heuristic weights tuned by ``skip-ai tune``, for
+the heuristic rollouts),
 ``final=visits|value`` (the most visited root action, or the best mean), ``seed``. The search
 itself runs in Numba (:mod:`agents.ismcts_kernel`); this module drives it and keeps the
 statistics of the last search in :attr:`ISMCTSBot.last_search`.
@@ -54,7 +55,7 @@ class ISMCTSBot(pyspiel.Bot):
 
     def __init__(self, game: KernelGame, seed: int = 0, iterations: int | None = None,
                  seconds: float | None = None, uct_c: float = 0.7, rollout: str = "heuristic",
-                 final: str = "visits", weights: np.ndarray | None = None,
+                 final: str = "visits", weights: np.ndarray | str | None = None,
                  model: str | PolicyValueNet | None = None, prior_c: float = 1.0):
         pyspiel.Bot.__init__(self)
         from skip_ai.sim import heuristic_weights
@@ -89,6 +90,10 @@ class ISMCTSBot(pyspiel.Bot):
         self.dims = model.dims if model else np.zeros(0, np.int64)
         self.params = model.params if model else np.zeros(0, np.float64)
         self.prior_c = float(prior_c) if model else 0.0
+        if isinstance(weights, str):
+            from skip_ai.training.tuning import load_weights
+
+            weights = load_weights(weights, game)
         self.weights = heuristic_weights(game, weights)
         self.lo = game.min_utility()
         self.span = game.max_utility() - game.min_utility()

@@ -91,7 +91,7 @@ class PolicyValueNet:
         """Read a model saved by :meth:`save`; with ``game``, refuse a model for another."""
         path = Path(path)
         if not path.is_file():
-            raise FileNotFoundError(f"no model file at {path}")
+            raise ValueError(f"no model file at {path}")
         try:
             with np.load(path, allow_pickle=False) as z:
                 data = {k: z[k] for k in z.files}

@@ -4,8 +4,7 @@ Each round draws ``population`` weight vectors from a normal distribution (mean:
 best guess, starting at the game's ``WEIGHTS``; spread: ``sigma`` × max(|mean|, 1) at first),
 scores each by :func:`skip_ai.duplicate.kernel_match` against the *default* weights on the same
 ``deals`` duplicate deals (common random numbers: every candidate meets the same cards), and
-refits mean and spread to the ``elite`` best. Weights stay ≥ 0 (the heuristics read them as
-counts and factors). Everything runs inside Numba, so a round of 16 candidates × 500 deals
+refits mean and spread to the ``elite`` best. Everything runs inside Numba, so a round of 16 candidates × 500 deals
 takes seconds.
 """
 
@@ -57,7 +56,7 @@ def tune_heuristic(game: str | KernelGame, rounds: int = 5, population: int = 16
     best, best_score = default.copy(), 0.5
     history = []
     for r in tqdm(range(rounds), desc=f"tune {g.spec.short_name}", disable=not progress):
-        cands = np.maximum(rng.normal(mean, spread, (population, len(mean))), 0.0)
+        cands = rng.normal(mean, spread, (population, len(mean)))
         scores = np.array([score_weights(g, w, deals, seed + 1 + r)[0] for w in cands])
         top = np.argsort(-scores)[:elite]
         mean = cands[top].mean(axis=0)
@@ -71,19 +70,21 @@ def tune_heuristic(game: str | KernelGame, rounds: int = 5, population: int = 16
 
 
 def save_weights(result: TuningResult, path: str | Path) -> None:
-    """The tuned weights as JSON: game, weight names, weights, score vs the defaults."""
+    """The tuned weights as JSON: game, weight names, weights, score vs the defaults on fresh
+    deals, and each round's mean weights and best (in-sample) score."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps({"game": result.game, "names": list(result.names),
                                 "weights": result.best.tolist(),
-                                "score_vs_default": list(result.score)}, indent=1))
+                                "score_vs_default": list(result.score),
+                                "rounds": result.rounds}, indent=1))
 
 
 def load_weights(path: str | Path, game: KernelGame) -> np.ndarray:
     """Weights saved by :func:`save_weights`, checked against ``game``'s heuristic."""
     path = Path(path)
     if not path.is_file():
-        raise FileNotFoundError(f"no weights file at {path}")
+        raise ValueError(f"no weights file at {path}")
     try:
         data = json.loads(path.read_text())
         game_name, names, weights = data["game"], data["names"], data["weights"]
