@@ -87,7 +87,7 @@ def main() -> None:
             for g, w in tuned.items()]
     rows += [equal_time(g, f"model={m}", args.seconds, args.deals, args.seed)
              for g, m in (t.rsplit("=", 1) for t in args.models)]
-    lines = [f"| game | trained side | score [95% interval] (deals) | ms/move A / B | minutes |",
+    lines = ["| game | trained side | score [95% interval] (deals) | ms/move A / B | minutes |",
              "|---|---|---|---|---|"]
     for r in rows:
         lines.append(f"| {r['game']} | `{r['trained']}` | {r['score']:.3f} [{r['lo']:.3f}, "
