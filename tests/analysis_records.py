@@ -14,7 +14,7 @@ from skip_ai.kernel.rng import base_seed, derive
 from skip_ai.match import play_seating
 from skip_ai.pyspiel_wrapper import load
 from skip_ai.records import to_table
-from skip_ai.sim import _winners
+from skip_ai.sim import winners
 
 GAMES = ["skip_columns", "skip_pyatki"]  # a team game and a game played each for itself
 AGENTS = {"rnd": "random", "heur": "heuristic"}
@@ -41,7 +41,7 @@ def played_records(games: list[str] = GAMES, agents: dict[str, str] = AGENTS,
                         agents=[a if s else b for s in a_seats], returns=rets.tolist(),
                         scores=list(r["state"].scores()),
                         score_a=float(score_a(rets[None, :], a_seats, game)[0]),
-                        winner=int(_winners(rets[None, :], game.spec.team_game)[0]),
+                        winner=int(winners(rets[None, :], game.spec.team_game)[0]),
                         num_actions=r["num_actions"], num_moves=r["moves_a"] + r["moves_b"],
                         seconds=r["seconds_a"] + r["seconds_b"]))
     return rows
