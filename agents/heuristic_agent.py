@@ -35,7 +35,12 @@ class HeuristicBot(pyspiel.Bot):
 
 
 @agent_kind("heuristic")
-def make_heuristic(game: pyspiel.Game, seed: int = 0) -> HeuristicBot:
+def make_heuristic(game: pyspiel.Game, seed: int = 0, weights: str | None = None) -> HeuristicBot:
+    """``heuristic`` or ``heuristic(weights=PATH.json)`` (tuned by ``skip-ai tune``)."""
     if not isinstance(game, KernelGame):
         raise ValueError(f"the heuristic agent plays skip_ai games only (got {game})")
+    if weights is not None:
+        from skip_ai.training.tuning import load_weights
+
+        return HeuristicBot(game, seed, load_weights(weights, game))
     return HeuristicBot(game, seed)

@@ -1,7 +1,11 @@
 """The ISMCTS agent: ``"ismcts(iterations=N)"`` or ``"ismcts(seconds=S)"``.
 
 Options: ``uct_c`` (exploration, rewards in [0, 1]; default 0.7), ``rollout=heuristic|random``
-(default heuristic: it measured clearly stronger than random rollouts at equal iterations),
+(default heuristic: it measured clearly stronger than random rollouts at equal iterations; with a
+model also ``model``), ``model=PATH`` (a policy/value model, :mod:`agents.model`, trained by
+``skip-ai train``: its policy is the prior of the search), ``prior_c`` (weight of that prior in
+selection; default 1.0), ``weights=PATH.json`` (heuristic weights tuned by ``skip-ai tune``, for
+the heuristic rollouts),
 ``final=visits|value`` (the most visited root action, or the best mean), ``seed``. The search
 itself runs in Numba (:mod:`agents.ismcts_kernel`); this module drives it and keeps the
 statistics of the last search in :attr:`ISMCTSBot.last_search`.
@@ -21,7 +25,8 @@ import pyspiel
 from agents.factory import agent_kind
 from agents.ismcts_kernel import META_SIZE, M_ITERATIONS, M_NODES, TREE_COLS, root_children, \
     search_kernel
-from agents.policies import POLICY_CODES
+from agents.model import PolicyValueNet
+from agents.policies import MODEL, POLICY_CODES
 from skip_ai.kernel.rng import derive
 from skip_ai.kernel.state import H_MOVES
 from skip_ai.pyspiel_wrapper import KernelGame
@@ -50,7 +55,8 @@ class ISMCTSBot(pyspiel.Bot):
 
     def __init__(self, game: KernelGame, seed: int = 0, iterations: int | None = None,
                  seconds: float | None = None, uct_c: float = 0.7, rollout: str = "heuristic",
-                 final: str = "visits", weights: np.ndarray | None = None):
+                 final: str = "visits", weights: np.ndarray | str | None = None,
+                 model: str | PolicyValueNet | None = None, prior_c: float = 1.0):
         pyspiel.Bot.__init__(self)
         from skip_ai.sim import heuristic_weights
 
@@ -60,8 +66,13 @@ class ISMCTSBot(pyspiel.Bot):
             raise ValueError(f"ismcts: iterations must be a positive integer (got {iterations})")
         if seconds is not None and not seconds > 0:
             raise ValueError(f"ismcts: seconds must be positive (got {seconds})")
-        if rollout not in ("random", "heuristic"):
-            raise ValueError(f"ismcts: rollout must be random or heuristic (got {rollout!r})")
+        if rollout not in ("random", "heuristic", "model"):
+            raise ValueError(f"ismcts: rollout must be random, heuristic or model "
+                             f"(got {rollout!r})")
+        if rollout == "model" and model is None:
+            raise ValueError("ismcts: rollout=model needs a model=PATH")
+        if not prior_c >= 0:
+            raise ValueError(f"ismcts: prior_c must be ≥ 0 (got {prior_c})")
         if final not in ("visits", "value"):
             raise ValueError(f"ismcts: final must be visits or value (got {final!r})")
         if not uct_c >= 0:
@@ -70,7 +81,19 @@ class ISMCTSBot(pyspiel.Bot):
         self.seed = int(seed)
         self.iterations, self.seconds = iterations, seconds
         self.uct_c, self.final = float(uct_c), final
-        self.rollout = POLICY_CODES[rollout]
+        self.rollout = MODEL if rollout == "model" else POLICY_CODES[rollout]
+        if model is not None and not isinstance(model, PolicyValueNet):
+            model = PolicyValueNet.load(model)
+        if model is not None:
+            model.check_game(str(game))
+        self.model = model
+        self.dims = model.dims if model else np.zeros(0, np.int64)
+        self.params = model.params if model else np.zeros(0, np.float64)
+        self.prior_c = float(prior_c) if model else 0.0
+        if isinstance(weights, str):
+            from skip_ai.training.tuning import load_weights
+
+            weights = load_weights(weights, game)
         self.weights = heuristic_weights(game, weights)
         self.lo = game.min_utility()
         self.span = game.max_utility() - game.min_utility()
@@ -107,6 +130,7 @@ class ISMCTSBot(pyspiel.Bot):
         rng = np.array([derive(np.uint64(self.seed), int(root[H_MOVES]))], np.uint64)
         tree = np.empty((INITIAL_NODES, TREE_COLS), np.int64)
         value = np.empty(INITIAL_NODES, np.float64)
+        prior = np.empty(INITIAL_NODES, np.float64)
         meta = np.zeros(META_SIZE, np.int64)
         run = self.kernel.run
         start = time.perf_counter()
@@ -122,13 +146,14 @@ class ISMCTSBot(pyspiel.Bot):
                     break
                 want = chunk
             t0 = time.perf_counter()
-            run(root, rng, want, tree, value, meta, self.uct_c, self.rollout, self.weights,
-                self.lo, self.span)
+            run(root, rng, want, tree, value, prior, meta, self.uct_c, self.rollout,
+                self.weights, self.lo, self.span, self.dims, self.params, self.prior_c)
             if self.seconds is not None and time.perf_counter() - t0 < 0.01:
                 chunk *= 2
             if int(meta[M_NODES]) + 2 * 512 >= len(tree):  # nearly full: grow
                 tree = np.concatenate([tree, np.empty_like(tree)])
                 value = np.concatenate([value, np.empty_like(value)])
+                prior = np.concatenate([prior, np.empty_like(prior)])
         seconds = time.perf_counter() - start
         k_max = int(meta[M_NODES])
         actions = np.empty(k_max, np.int64)

@@ -17,6 +17,9 @@ RANDOM = 0
 HEURISTIC = 1
 """The game's heuristic player (``agents/heuristics/``)."""
 
+MODEL = 2
+"""Sampling a policy/value model's policy (:mod:`agents.model`): ISMCTS rollouts only."""
+
 POLICY_CODES = {"random": RANDOM, "heuristic": HEURISTIC}
 
 

@@ -141,6 +141,37 @@ def _tournament(args: argparse.Namespace) -> int:
     return 0
 
 
+def _train(args: argparse.Namespace) -> int:
+    from skip_ai.training import load_train_config, run_training
+
+    config = load_train_config(args.config)
+    try:
+        gens = run_training(config)
+    except KeyboardInterrupt:
+        print(f"\nskip-ai: interrupted; finished steps are kept in {config.out}: run the same "
+              "command again to resume", file=sys.stderr)
+        return 130
+    for g in gens:
+        print(f"gen {g.generation}: {g.samples} samples, policy loss {g.policy_loss:.3f}, "
+              f"vs previous {g.vs_previous[0]:.3f} [{g.vs_previous[1]:.3f}, "
+              f"{g.vs_previous[2]:.3f}], vs plain ISMCTS {g.vs_plain[0]:.3f} "
+              f"[{g.vs_plain[1]:.3f}, {g.vs_plain[2]:.3f}]")
+    print(f"models in {config.out / 'models'}")
+    return 0
+
+
+def _tune(args: argparse.Namespace) -> int:
+    from skip_ai.training.tuning import save_weights, tune_heuristic
+
+    r = tune_heuristic(args.game, rounds=args.rounds, population=args.population,
+                       elite=args.elite, deals=args.deals, seed=args.seed)
+    save_weights(r, args.out)
+    print(f"{r.game}: tuned {dict(zip(r.names, r.best.round(3).tolist()))}\n"
+          f"vs the defaults on fresh deals: {r.score[0]:.3f} [{r.score[1]:.3f}, "
+          f"{r.score[2]:.3f}]; saved to {args.out} (use heuristic(weights={args.out}))")
+    return 0
+
+
 def _score_names(game) -> list[str]:
     """Who each number of ``scores()`` belongs to: the teams, or the seats."""
     if game.spec.team_game:
@@ -181,6 +212,18 @@ def build_parser() -> argparse.ArgumentParser:
                       "'skip-ai[ray]')")
     tour.add_argument("--address", help="the Ray cluster to run on, e.g. auto or HEAD:6379 "
                       "(default: start a local Ray with --workers CPUs)")
+    train = sub.add_parser("train", help="expert iteration: self-play, fit a model, evaluate, "
+                           "per generation (rerun resumes)")
+    train.add_argument("config", help="a training config (TOML)")
+    tune = sub.add_parser("tune", help="tune a heuristic's weights by the cross-entropy method "
+                          "over duplicate deals")
+    tune.add_argument("game")
+    tune.add_argument("--out", required=True, help="weights file to write (JSON)")
+    tune.add_argument("--rounds", type=int, default=5)
+    tune.add_argument("--population", type=int, default=16)
+    tune.add_argument("--elite", type=int, default=4)
+    tune.add_argument("--deals", type=int, default=500)
+    tune.add_argument("--seed", type=int, default=0)
     rep = sub.add_parser("report", help="analyse a batch's records: OUT/report.md and "
                          "OUT/figures/*.png")
     rep.add_argument("out", help="the batch folder (holding records/) or a records folder")
@@ -196,7 +239,8 @@ def main(argv: list[str] | None = None) -> int:
     import skip_ai  # noqa: F401  (registers the games)
 
     handler = {"games": _games, "play": _play, "match": _match,
-               "simulate": _simulate, "tournament": _tournament,
+               "simulate": _simulate, "tournament": _tournament, "train": _train,
+               "tune": _tune,
                "report": _report}[args.command]
     try:
         return handler(args)

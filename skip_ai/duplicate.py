@@ -39,16 +39,21 @@ def score_a(returns: np.ndarray, a_seats: np.ndarray, game: KernelGame) -> np.nd
 
 
 def kernel_match(game: str | KernelGame, policy_a: str, policy_b: str, n_deals: int,
-                 seed: int = 0, progress: bool = False) -> pd.DataFrame:
+                 seed: int = 0, progress: bool = False, weights_a: np.ndarray | None = None,
+                 weights_b: np.ndarray | None = None) -> pd.DataFrame:
     """A duplicate match between two kernel policies (``random``, ``heuristic``), played
-    inside Numba: one row per game with ``deal``, ``seating``, the returns and ``score_a``."""
+    inside Numba: one row per game with ``deal``, ``seating``, the returns and ``score_a``.
+    ``weights_a``/``weights_b``: each side's heuristic weights (default: the game's)."""
+    from skip_ai.sim import heuristic_weights
+
     from skip_ai.sim import simulate
 
     g = load(game) if isinstance(game, str) else game
     frames = []
     for k, a_seats in enumerate(seatings(g)):
         policy = [policy_a if a else policy_b for a in a_seats]
-        df = simulate(g, n_deals, seed=seed, policy=policy, progress=progress)
+        w = np.stack([heuristic_weights(g, weights_a if a else weights_b) for a in a_seats])
+        df = simulate(g, n_deals, seed=seed, policy=policy, progress=progress, weights=w)
         rets = df[[f"return_{p}" for p in range(g.num_players())]].to_numpy()
         df = df.rename(columns={"index": "deal"})
         df.insert(2, "seating", k)

@@ -48,11 +48,23 @@ def heuristic_weights(game: KernelGame, weights: np.ndarray | None = None) -> np
     return w
 
 
+def seat_weights(game: KernelGame, weights: np.ndarray | None = None) -> np.ndarray:
+    """The heuristic's weights per seat, ``(players, len(WEIGHTS))``: one vector for every seat
+    (``weights`` 1-D or None for the defaults) or one row per seat (2-D)."""
+    n = game.num_players()
+    if weights is not None and np.ndim(weights) == 2:
+        if len(weights) != n:
+            raise ValueError(f"{len(weights)} weight vectors given for {n} seats of {game}")
+        return np.stack([heuristic_weights(game, w) for w in weights])
+    return np.tile(heuristic_weights(game, weights), (n, 1))
+
+
 def simulate(game: str | KernelGame, n_games: int, seed: int = 0,
              policy: str | Sequence[str] = "random", progress: bool = False,
              weights: np.ndarray | None = None, first: int = 0) -> pd.DataFrame:
     """Play games ``first .. first+n_games-1`` of ``game`` (a game string), every seat with
-    ``policy`` (or seat ``p`` with ``policy[p]``); ``weights`` for the heuristic.
+    ``policy`` (or seat ``p`` with ``policy[p]``); ``weights`` for the heuristic (one vector,
+    or one row per seat: :func:`seat_weights`).
 
     Columns: ``game`` (the full game string), ``index``, ``seed`` (the game's own seed),
     ``return_<seat>``, ``score_<i>`` (per team, or per seat in games played each for
@@ -66,7 +78,7 @@ def simulate(game: str | KernelGame, n_games: int, seed: int = 0,
         raise ValueError(f"n_games must be ≥ 0 (got {n_games})")
     n = g.num_players()
     seats = policy_codes(g, policy)
-    w = heuristic_weights(g, weights)
+    w = seat_weights(g, weights)
     params = g.spec.encode(g.resolved)
     base = base_seed(seed)
     rets = np.zeros((n_games, n))

@@ -74,7 +74,7 @@ def _build(K) -> SimpleNamespace:
     def simulate(params, base_seed, first, count, seat_policy, weights, rets, scores, lengths):
         # lengths[g] = (actions, player moves): every node, and the decisions alone
         """Play games ``first .. first+count-1`` of the family ``base_seed`` to the end, seat
-        ``p`` playing kernel policy ``seat_policy[p]`` (with ``weights`` for the heuristic).
+        ``p`` playing kernel policy ``seat_policy[p]`` (with ``weights[p]`` for the heuristic).
 
         Game ``i`` draws everything (deal and moves) from the generator seeded with
         ``derive(base_seed, i)``, so a game's record does not depend on how a batch is split,
@@ -98,7 +98,7 @@ def _build(K) -> SimpleNamespace:
                     if code == RANDOM:
                         a = K.random_legal(s, rng)
                     elif code == HEURISTIC:
-                        a = H.act(s, rng, weights)
+                        a = H.act(s, rng, weights[cur])
                     else:
                         raise ValueError("unknown kernel policy code")
                 n_moves += cur >= 0

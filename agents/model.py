@@ -1,0 +1,254 @@
+"""Policy/value models for ISMCTS: a dense network held as two flat arrays, run inside Numba.
+
+**The interface the search sees** is only ``(dims, params)`` and :func:`net_logits`:
+
+- ``dims`` (int64): ``[D, h_1, …, h_k, A]`` — observation size, hidden widths (ReLU), action
+  count. ``k = 0`` is the softmax-linear model.
+- ``params`` (float64), in order: per hidden layer ``W_i`` (``h_i × h_{i-1}``, row-major) and
+  ``b_i``; the policy head ``W`` (``A × h_k``) and ``b`` (``A``); the value head ``w``
+  (``h_k``) and ``b`` (1). The value is ``tanh(w·h + b)``, the mover's return mapped to [-1, 1].
+
+Any model that can be written in this layout plugs into the search unchanged: a PyTorch MLP
+(``nn.Linear`` + ``ReLU`` layers, a policy and a value head) exports by concatenating its weight
+tensors in that order and saving through :meth:`PolicyValueNet.save`. This module's own trainer
+(:func:`fit`) is plain numpy (Adam), so training runs on a small CPU machine.
+
+Files are ``.npz`` without pickles (``allow_pickle=False``), with the metadata ``format``,
+``game`` (the full game string), ``obs_size``, ``num_actions`` and ``generation``; a file for
+another game, with the wrong sizes, or otherwise malformed is refused with a message saying what
+is wrong.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+FORMAT = "skip_ai.policy_value_net/1"
+_KEYS = {"format", "game", "obs_size", "num_actions", "generation", "dims", "params"}
+
+
+def param_count(dims: np.ndarray) -> int:
+    """Length of ``params`` for the layer sizes ``dims``."""
+    n = 0
+    for i in range(1, len(dims) - 1):
+        n += dims[i] * dims[i - 1] + dims[i]
+    h, a = dims[-2], dims[-1]
+    return int(n + a * h + a + h + 1)
+
+
+@dataclass
+class PolicyValueNet:
+    """A policy/value network for one game (see the module docstring for the layout)."""
+    game: str
+    dims: np.ndarray
+    params: np.ndarray
+    generation: int = 0
+
+    @property
+    def obs_size(self) -> int:
+        return int(self.dims[0])
+
+    @property
+    def num_actions(self) -> int:
+        return int(self.dims[-1])
+
+    @classmethod
+    def initial(cls, game: str, obs_size: int, num_actions: int, hidden: tuple[int, ...] = (),
+                seed: int = 0) -> "PolicyValueNet":
+        """A fresh network: hidden layers He-initialised, heads zero (a uniform prior and a
+        value of 0), so generation 0 plays like plain ISMCTS."""
+        dims = np.array([obs_size, *hidden, num_actions], np.int64)
+        rng = np.random.default_rng(seed)
+        parts = []
+        for i in range(1, len(dims) - 1):
+            parts.append(rng.normal(0, np.sqrt(2 / dims[i - 1]), dims[i] * dims[i - 1]))
+            parts.append(np.zeros(dims[i]))
+        parts.append(np.zeros(param_count(dims) - sum(len(p) for p in parts)))
+        return cls(game, dims, np.concatenate(parts).astype(np.float64), 0)
+
+    def check_game(self, game: str) -> None:
+        """Refuse a model trained for another game (the full game strings must match)."""
+        if self.game != game:
+            raise ValueError(f"this model was trained for {self.game}, not {game}")
+
+    def save(self, path: str | Path) -> None:
+        """Write the model as ``.npz`` (no pickles), atomically (temporary name, rename)."""
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.tmp")
+        with open(tmp, "wb") as f:
+            np.savez(f, format=np.array(FORMAT), game=np.array(self.game),
+                     obs_size=np.int64(self.obs_size), num_actions=np.int64(self.num_actions),
+                     generation=np.int64(self.generation), dims=self.dims, params=self.params)
+        tmp.replace(path)
+
+    @classmethod
+    def load(cls, path: str | Path, game: str | None = None) -> "PolicyValueNet":
+        """Read a model saved by :meth:`save`; with ``game``, refuse a model for another."""
+        path = Path(path)
+        if not path.is_file():
+            raise ValueError(f"no model file at {path}")
+        try:
+            with np.load(path, allow_pickle=False) as z:
+                data = {k: z[k] for k in z.files}
+        except Exception as e:  # not a zip, truncated, or holding pickled objects
+            raise ValueError(f"{path} is not a model file (.npz without pickles): {e}") from None
+        missing = _KEYS - set(data)
+        if missing:
+            raise ValueError(f"{path} is not a model file: missing {', '.join(sorted(missing))}")
+        if str(data["format"]) != FORMAT:
+            raise ValueError(f"{path}: unknown model format {str(data['format'])!r} "
+                             f"(expected {FORMAT!r})")
+        dims = np.asarray(data["dims"])
+        params = np.asarray(data["params"])
+        if dims.ndim != 1 or len(dims) < 2 or dims.dtype.kind not in "iu" or (dims < 1).any():
+            raise ValueError(f"{path}: malformed layer sizes {dims!r}")
+        dims = dims.astype(np.int64)
+        if (dims[0], dims[-1]) != (int(data["obs_size"]), int(data["num_actions"])):
+            raise ValueError(f"{path}: layer sizes {dims.tolist()} disagree with obs_size "
+                             f"{int(data['obs_size'])} / num_actions {int(data['num_actions'])}")
+        if params.ndim != 1 or params.dtype.kind != "f" or len(params) != param_count(dims):
+            raise ValueError(f"{path}: {params.shape} parameters of type {params.dtype}, "
+                             f"expected {param_count(dims)} floats for layers {dims.tolist()}")
+        if not np.isfinite(params).all():
+            raise ValueError(f"{path}: the parameters hold NaN or infinite values")
+        net = cls(str(data["game"]), dims, params.astype(np.float64), int(data["generation"]))
+        if game is not None:
+            net.check_game(game)
+        return net
+
+    def forward(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
+        """Batch forward in numpy: logits ``(N, A)``, values ``(N,)`` and the activations
+        (input and each hidden layer) that :func:`fit` back-propagates through."""
+        acts = [obs]
+        off = 0
+        h = obs
+        for i in range(1, len(self.dims) - 1):
+            W, b, off = _take(self.params, off, self.dims[i], self.dims[i - 1])
+            h = np.maximum(h @ W.T + b, 0.0)
+            acts.append(h)
+        Wp, bp, off = _take(self.params, off, self.dims[-1], self.dims[-2])
+        wv, bv, off = _take(self.params, off, 1, self.dims[-2])
+        return h @ Wp.T + bp, np.tanh(h @ wv[0] + bv[0]), acts
+
+
+def _take(params: np.ndarray, off: int, rows: int, cols: int):
+    """Views of a ``rows × cols`` matrix and a ``rows`` bias at ``off``; the next offset."""
+    W = params[off:off + rows * cols].reshape(rows, cols)
+    off += rows * cols
+    return W, params[off:off + rows], off + rows
+
+
+def fit(net: PolicyValueNet, obs: np.ndarray, legal: np.ndarray, target: np.ndarray,
+        value: np.ndarray, epochs: int = 20, lr: float = 0.01, l2: float = 1e-4,
+        value_weight: float = 1.0, batch: int = 256, seed: int = 0) -> dict:
+    """Fit ``net`` in place with Adam on cross-entropy to the visit distributions ``target``
+    (softmax over the ``legal`` mask only) plus ``value_weight`` × squared error of the value
+    to ``value`` (returns in [-1, 1]). Returns the last epoch's mean losses."""
+    rng = np.random.default_rng(seed)
+    m = np.zeros_like(net.params)
+    v = np.zeros_like(net.params)
+    step = 0
+    n = len(obs)
+    losses = {"policy": float("nan"), "value": float("nan")}
+    for _ in range(epochs):
+        order = rng.permutation(n)
+        tot_p = tot_v = 0.0
+        for start in range(0, n, batch):
+            idx = order[start:start + batch]
+            grad, lp, lv = _gradient(net, obs[idx], legal[idx], target[idx], value[idx],
+                                     value_weight)
+            grad += l2 * net.params
+            step += 1
+            m = 0.9 * m + 0.1 * grad
+            v = 0.999 * v + 0.001 * grad * grad
+            mhat = m / (1 - 0.9 ** step)
+            vhat = v / (1 - 0.999 ** step)
+            net.params -= lr * mhat / (np.sqrt(vhat) + 1e-8)
+            tot_p += lp * len(idx)
+            tot_v += lv * len(idx)
+        losses = {"policy": tot_p / n, "value": tot_v / n}
+    return losses
+
+
+def _gradient(net, obs, legal, target, value, value_weight):
+    """Gradient of the mean loss over one batch, and its policy and value parts."""
+    logits, val, acts = net.forward(obs)
+    logits = np.where(legal, logits, -np.inf)
+    logits -= logits.max(axis=1, keepdims=True)
+    p = np.exp(logits)
+    p /= p.sum(axis=1, keepdims=True)
+    nb = len(obs)
+    safe = np.where(legal, np.log(np.maximum(p, 1e-300)), 0.0)
+    loss_p = -(target * safe).sum() / nb
+    loss_v = ((val - value) ** 2).mean()
+    d_logits = (p - target) / nb                    # (N, A); zero where illegal
+    d_val = value_weight * 2 * (val - value) * (1 - val ** 2) / nb   # through tanh
+    grads = []
+    dims = net.dims
+    # heads, on the last hidden layer h
+    h = acts[-1]
+    off_p = param_count(dims) - (dims[-1] * dims[-2] + dims[-1] + dims[-2] + 1)
+    Wp = net.params[off_p:off_p + dims[-1] * dims[-2]].reshape(dims[-1], dims[-2])
+    wv = net.params[off_p + dims[-1] * dims[-2] + dims[-1]:][:dims[-2]]
+    head = [(d_logits.T @ h).ravel(), d_logits.sum(axis=0), d_val @ h, [d_val.sum()]]
+    dh = d_logits @ Wp + np.outer(d_val, wv)
+    # hidden layers, last to first
+    off = off_p
+    for i in range(len(dims) - 2, 0, -1):
+        rows, cols = dims[i], dims[i - 1]
+        off -= rows * cols + rows
+        W = net.params[off:off + rows * cols].reshape(rows, cols)
+        dz = dh * (acts[i] > 0)
+        grads = [(dz.T @ acts[i - 1]).ravel(), dz.sum(axis=0)] + grads
+        dh = dz @ W
+    grad = np.concatenate(grads + [np.asarray(g, np.float64).ravel() for g in head])
+    return grad, float(loss_p), float(loss_v)
+
+
+@njit(cache=True)
+def net_logits(dims, params, x, legal, n, out, scratch):
+    """Logits of the legal actions ``legal[:n]`` into ``out[:n]`` for observation ``x``;
+    returns the value. ``scratch`` holds ``2 × max(dims)`` floats. Only the policy rows of the
+    legal actions are computed, and only the non-zero inputs of the first layer are read."""
+    layers = dims.shape[0]
+    width = 0
+    for i in range(layers):
+        width = max(width, dims[i])
+    h = scratch[:width]
+    nxt = scratch[width:2 * width]
+    d = dims[0]
+    for j in range(d):
+        h[j] = x[j]
+    off = 0
+    for i in range(1, layers - 1):
+        rows, cols = dims[i], dims[i - 1]
+        for r in range(rows):
+            acc = params[off + rows * cols + r]
+            base = off + r * cols
+            for c in range(cols):
+                if h[c] != 0.0:
+                    acc += params[base + c] * h[c]
+            nxt[r] = acc if acc > 0.0 else 0.0
+        off += rows * cols + rows
+        for r in range(rows):
+            h[r] = nxt[r]
+        d = rows
+    actions = dims[layers - 1]
+    for i in range(n):
+        a = legal[i]
+        acc = params[off + actions * d + a]
+        base = off + a * d
+        for c in range(d):
+            if h[c] != 0.0:
+                acc += params[base + c] * h[c]
+        out[i] = acc
+    off += actions * d + actions
+    acc = params[off + d]
+    for c in range(d):
+        acc += params[off + c] * h[c]
+    return np.tanh(acc)

@@ -1,0 +1,108 @@
+"""The training benchmark: trained ISMCTS vs untrained ISMCTS at equal wall time per move.
+
+    python experiments/bench/training.py --seconds 0.02 --deals 50 \
+        --tuned "skip_brook(players=4)=runs/tuned/brook-4.json" ... \
+        --runs runs/train-brook runs/train-domino --out results/training.md
+
+- ``--tuned GAME=WEIGHTS.json``: ISMCTS whose heuristic rollouts use weights tuned by
+  ``skip-ai tune`` vs ISMCTS with the default weights, both ``ismcts(seconds=S)``.
+- ``--models GAME=MODEL.npz``: ISMCTS with a model from ``skip-ai train`` vs plain ISMCTS.
+- ``--runs FOLDER``: the per-generation scores of ``skip-ai train`` runs, tabulated and plotted.
+
+Writes the Markdown table to ``--out`` and the plot of strength by generation next to it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+from skip_ai.match import match  # noqa: E402
+
+
+def equal_time(game: str, extra: str, seconds: float, deals: int, seed: int) -> dict:
+    """``ismcts(seconds=S,<extra>)`` vs ``ismcts(seconds=S)`` on duplicate deals."""
+    t0 = time.time()
+    r = match(game, f"ismcts(seconds={seconds},{extra})", f"ismcts(seconds={seconds})", deals,
+              seed=seed, progress=True)
+    ms = r.games[["seconds_a", "seconds_b"]].sum() / r.games[["moves_a", "moves_b"]].sum().values
+    return {"game": r.game, "trained": extra, "score": r.score, "lo": r.lo, "hi": r.hi,
+            "deals": deals, "ms_a": 1e3 * ms.iloc[0], "ms_b": 1e3 * ms.iloc[1],
+            "minutes": (time.time() - t0) / 60}
+
+
+def read_run(folder: Path) -> list[dict]:
+    return [json.loads(p.read_text()) for p in sorted((folder / "eval").glob("gen*.json"))]
+
+
+def plot(tuned: dict[str, Path], runs: list[Path], png: Path) -> None:
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+    ax = axes[0]
+    for game, path in tuned.items():
+        rounds = json.loads(path.read_text()).get("rounds", [])
+        ax.plot(range(len(rounds) + 1), [0.5] + [r["best_score"] for r in rounds], "o-",
+                label=game)
+    ax.axhline(0.5, color="grey", lw=0.8)
+    ax.set(title="Heuristic tuning (CEM): best candidate per round\nvs default weights "
+           "(in-sample deals)", xlabel="round", ylabel="duplicate score")
+    ax.legend(fontsize=7)
+    ax = axes[1]
+    for folder in runs:
+        gens = read_run(folder)
+        if not gens:
+            continue
+        x = [0] + [g["generation"] for g in gens]
+        y = [0.5] + [g["vs_plain"][0] for g in gens]
+        lo = [0.5] + [g["vs_plain"][1] for g in gens]
+        hi = [0.5] + [g["vs_plain"][2] for g in gens]
+        ax.errorbar(x, y, yerr=[[a - b for a, b in zip(y, lo)], [b - a for a, b in zip(y, hi)]],
+                    fmt="o-", capsize=3, label=folder.name)
+    ax.axhline(0.5, color="grey", lw=0.8)
+    ax.set(title="Expert iteration: generation g vs plain ISMCTS\n(equal iterations, 95% "
+           "interval)", xlabel="generation", ylabel="duplicate score")
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(png, dpi=110)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seconds", type=float, default=0.02)
+    ap.add_argument("--deals", type=int, default=50)
+    ap.add_argument("--seed", type=int, default=77)
+    ap.add_argument("--tuned", nargs="*", default=[], help="GAME=WEIGHTS.json")
+    ap.add_argument("--models", nargs="*", default=[], help="GAME=MODEL.npz")
+    ap.add_argument("--runs", nargs="*", default=[], type=Path)
+    ap.add_argument("--out", type=Path, default=Path("results/training.md"))
+    args = ap.parse_args()
+    tuned = dict(t.rsplit("=", 1) for t in args.tuned)
+    rows = [equal_time(g, f"weights={w}", args.seconds, args.deals, args.seed)
+            for g, w in tuned.items()]
+    rows += [equal_time(g, f"model={m}", args.seconds, args.deals, args.seed)
+             for g, m in (t.rsplit("=", 1) for t in args.models)]
+    lines = ["| game | trained side | score [95% interval] (deals) | ms/move A / B | minutes |",
+             "|---|---|---|---|---|"]
+    for r in rows:
+        lines.append(f"| {r['game']} | `{r['trained']}` | {r['score']:.3f} [{r['lo']:.3f}, "
+                     f"{r['hi']:.3f}] ({r['deals']}) | {r['ms_a']:.1f} / {r['ms_b']:.1f} | "
+                     f"{r['minutes']:.1f} |")
+    for folder in args.runs:
+        for g in read_run(folder):
+            lines.append(f"| {folder.name} gen {g['generation']} | `model` (equal iterations) | "
+                         f"{g['vs_plain'][0]:.3f} [{g['vs_plain'][1]:.3f}, {g['vs_plain'][2]:.3f}]"
+                         f" vs plain, {g['vs_previous'][0]:.3f} vs previous | | |")
+    png = args.out.with_suffix(".png")
+    plot({g: Path(w) for g, w in tuned.items()}, args.runs, png)
+    args.out.with_suffix(".table.md").write_text("\n".join(lines) + "\n")
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,132 @@
+"""The policy/value model: its trainer's gradient, the Numba forward, the file format, and
+ISMCTS with a model (reproducible, refusing another game's model)."""
+
+import numpy as np
+import pyspiel
+import pytest
+
+from agents import make_agent
+from agents.model import PolicyValueNet, _gradient, fit, net_logits
+from conftest import random_states
+
+GAME = "skip_brook(players=4)"
+
+
+def _random_net(game, hidden=(), seed=0):
+    net = PolicyValueNet.initial(str(game), game.obs_size, game.num_distinct_actions(), hidden)
+    net.params[:] = np.random.default_rng(seed).normal(0, 0.2, len(net.params))
+    return net
+
+
+@pytest.mark.parametrize("hidden", [(), (5, 4)])
+def test_gradient_matches_finite_differences(hidden):
+    rng = np.random.default_rng(1)
+    net = PolicyValueNet.initial("g", 6, 4, hidden, seed=2)
+    net.params += rng.normal(0, 0.3, len(net.params))
+    obs = rng.normal(size=(7, 6))
+    legal = rng.random((7, 4)) < 0.7
+    legal[:, 0] = True
+    target = rng.random((7, 4)) * legal
+    target /= target.sum(axis=1, keepdims=True)
+    value = rng.uniform(-1, 1, 7)
+    grad, _, _ = _gradient(net, obs, legal, target, value, 1.0)
+    eps = 1e-6
+    for i in range(len(grad)):
+        net.params[i] += eps
+        _, a, b = _gradient(net, obs, legal, target, value, 1.0)
+        net.params[i] -= 2 * eps
+        _, c, d = _gradient(net, obs, legal, target, value, 1.0)
+        net.params[i] += eps
+        assert abs((a + b - c - d) / (2 * eps) - grad[i]) < 1e-6
+
+
+@pytest.mark.parametrize("hidden", [(), (8,)])
+def test_numba_forward_equals_numpy(hidden):
+    game = pyspiel.load_game(GAME)
+    net = _random_net(game, hidden)
+    obs = np.random.default_rng(3).random((2, game.obs_size)) * (np.arange(game.obs_size) % 3 == 0)
+    logits, values, _ = net.forward(obs)
+    legal = np.array([0, 7, 54], np.int64)
+    out = np.empty(3)
+    v = net_logits(net.dims, net.params, obs[1], legal, 3, out, np.empty(2 * net.dims.max()))
+    assert np.allclose(out, logits[1, legal]) and np.isclose(v, values[1])
+
+
+def test_fit_learns_a_fixed_target():
+    rng = np.random.default_rng(0)
+    obs = rng.random((200, 5))
+    legal = np.ones((200, 3), bool)
+    target = np.eye(3)[(obs[:, 0] > 0.5).astype(int)]
+    net = PolicyValueNet.initial("g", 5, 3, ())
+    first = fit(net, obs, legal, target, obs[:, 1] * 2 - 1, epochs=1, lr=0.05)
+    last = fit(net, obs, legal, target, obs[:, 1] * 2 - 1, epochs=60, lr=0.05)
+    assert last["policy"] < 0.5 * first["policy"]
+
+
+def test_saved_model_loads_and_plays_identically(tmp_path):
+    game = pyspiel.load_game(GAME)
+    net = _random_net(game)
+    net.generation = 5
+    path = tmp_path / "gen5.npz"
+    net.save(path)
+    back = PolicyValueNet.load(path, str(game))
+    assert back.generation == 5 and back.game == str(game)
+    assert np.array_equal(back.params, net.params) and np.array_equal(back.dims, net.dims)
+    spec = f"ismcts(iterations=300,model={path})"
+    states, _ = random_states(game, seed=4, count=3)
+    for state in states:
+        a = make_agent(spec, game, seed=11)
+        b = make_agent(spec, game, seed=11)
+        assert a.step(state) == b.step(state)
+        assert np.array_equal(a.last_search.visits, b.last_search.visits)
+    # the prior changes the search: visit counts differ from plain ISMCTS on the same seed
+    plain = make_agent("ismcts(iterations=300)", game, seed=11)
+    plain.step(states[0])
+    a.step(states[0])
+    assert not np.array_equal(plain.last_search.visits, a.last_search.visits)
+
+
+def test_model_rollouts_are_reproducible(tmp_path):
+    game = pyspiel.load_game(GAME)
+    path = tmp_path / "m.npz"
+    _random_net(game).save(path)
+    state = random_states(game, seed=5, count=1)[0][0]
+    spec = f"ismcts(iterations=100,model={path},rollout=model)"
+    assert make_agent(spec, game, seed=2).step(state) == make_agent(spec, game, seed=2).step(state)
+
+
+def test_model_for_another_game_is_refused(tmp_path):
+    brook = pyspiel.load_game(GAME)
+    path = tmp_path / "brook.npz"
+    _random_net(brook).save(path)
+    other = pyspiel.load_game("skip_brook(players=2)")
+    with pytest.raises(ValueError, match="trained for skip_brook.*not skip_brook"):
+        make_agent(f"ismcts(iterations=10,model={path})", other)
+    with pytest.raises(ValueError, match="trained for"):
+        PolicyValueNet.load(path, "skip_columns(deck=52,players=4)")
+
+
+def test_missing_and_malformed_model_files_are_clear_errors(tmp_path):
+    game = pyspiel.load_game(GAME)
+    with pytest.raises(ValueError, match="no model file"):
+        make_agent(f"ismcts(iterations=10,model={tmp_path / 'none.npz'})", game)
+    junk = tmp_path / "junk.npz"
+    junk.write_bytes(b"not a zip")
+    with pytest.raises(ValueError, match="not a model file"):
+        PolicyValueNet.load(junk)
+    partial = tmp_path / "partial.npz"
+    np.savez(partial, dims=np.array([3, 2]))
+    with pytest.raises(ValueError, match="missing .*params"):
+        PolicyValueNet.load(partial)
+    pickled = tmp_path / "pickled.npz"
+    net = _random_net(game)
+    np.savez(pickled, format=np.array("skip_ai.policy_value_net/1"), game=np.array(str(game)),
+             obs_size=np.int64(net.obs_size), num_actions=np.int64(net.num_actions),
+             generation=np.int64(0), dims=net.dims, params=np.array([{"x": 1}], dtype=object))
+    with pytest.raises(ValueError, match="not a model file"):
+        PolicyValueNet.load(pickled)
+    short = tmp_path / "short.npz"
+    net.params = net.params[:-1]
+    net.save(short)
+    with pytest.raises(ValueError, match="parameters"):
+        PolicyValueNet.load(short)
