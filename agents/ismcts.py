@@ -23,8 +23,15 @@ import numpy as np
 import pyspiel
 
 from agents.factory import agent_kind
-from agents.ismcts_kernel import META_SIZE, M_ITERATIONS, M_NODES, TREE_COLS, root_children, \
-    search_kernel
+from agents.ismcts_kernel import (
+    META_SIZE,
+    M_ITERATIONS,
+    M_NODES,
+    STAT_COLS,
+    TREE_COLS,
+    root_children,
+    search_kernel,
+)
 from agents.model import PolicyValueNet
 from agents.policies import MODEL, POLICY_CODES
 from skip_ai.kernel.rng import derive
@@ -129,8 +136,7 @@ class ISMCTSBot(pyspiel.Bot):
         root = state._s.copy()
         rng = np.array([derive(np.uint64(self.seed), int(root[H_MOVES]))], np.uint64)
         tree = np.empty((INITIAL_NODES, TREE_COLS), np.int64)
-        value = np.empty(INITIAL_NODES, np.float64)
-        prior = np.empty(INITIAL_NODES, np.float64)
+        stats = np.empty((INITIAL_NODES, STAT_COLS), np.float64)
         meta = np.zeros(META_SIZE, np.int64)
         run = self.kernel.run
         start = time.perf_counter()
@@ -146,20 +152,19 @@ class ISMCTSBot(pyspiel.Bot):
                     break
                 want = chunk
             t0 = time.perf_counter()
-            run(root, rng, want, tree, value, prior, meta, self.uct_c, self.rollout,
+            run(root, rng, want, tree, stats, meta, self.uct_c, self.rollout,
                 self.weights, self.lo, self.span, self.dims, self.params, self.prior_c)
             if self.seconds is not None and time.perf_counter() - t0 < 0.01:
                 chunk *= 2
             if int(meta[M_NODES]) + 2 * 512 >= len(tree):  # nearly full: grow
                 tree = np.concatenate([tree, np.empty_like(tree)])
-                value = np.concatenate([value, np.empty_like(value)])
-                prior = np.concatenate([prior, np.empty_like(prior)])
+                stats = np.concatenate([stats, np.empty_like(stats)])
         seconds = time.perf_counter() - start
         k_max = int(meta[M_NODES])
         actions = np.empty(k_max, np.int64)
         visits = np.empty(k_max, np.int64)
         values = np.empty(k_max, np.float64)
-        k = root_children(tree, value, actions, visits, values)
+        k = root_children(tree, stats, actions, visits, values)
         self.last_search = SearchStats(int(meta[M_ITERATIONS]), seconds, k_max, actions[:k],
                                        visits[:k], values[:k])
         return self.last_search

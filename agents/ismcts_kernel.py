@@ -3,7 +3,8 @@
 One search grows a tree over what the *observer* (the seat to move at the root) can tell apart:
 
 - every iteration starts from a fresh **determinization**: the root state with every card
-  hidden from the observer re-dealt by the game's consistent resampler (``K.resample``);
+  hidden from the observer re-dealt by the game's consistent resampler (``K.resample``, as
+  ``K.resample_planned`` from a plan made once per search);
 - **decision nodes**: children are keyed by (action, actor). Selection takes, among the
   children whose action is legal in this determinization, the highest UCB score
   ``mean + c·sqrt(ln(availability) / visits)``, where *availability* counts the iterations in
@@ -23,9 +24,8 @@ One search grows a tree over what the *observer* (the seat to move at the root) 
   crediting the return of the seat that chose it. Partners share their team's return, so a
   seat also plays for its partner.
 
-The tree lives in preallocated arrays (``TREE_COLS`` int64 columns + float64 value and prior
-arrays)
-owned by the caller, so a search can run in chunks (a time budget checks the clock between
+The tree lives in preallocated arrays (``TREE_COLS`` int64 columns, ``STAT_COLS`` float64
+columns) owned by the caller, so a search can run in chunks (a time budget checks the clock between
 chunks) and grow its arrays between them. Everything random comes from the kernel generator
 passed in: the same seed and iteration budget give the same search.
 """
@@ -38,8 +38,9 @@ from numba import njit
 from agents.heuristics import heuristic_module
 from agents.model import net_logits
 from agents.policies import HEURISTIC, MODEL
+from skip_ai.kernel.resample import PLAN_SIZE
 from skip_ai.kernel.rng import below, uniform
-from skip_ai.kernel.state import CHANCE, H_CUR, NUM_CARDS, TERMINAL
+from skip_ai.kernel.state import CHANCE, H_CUR, NUM_CARDS, TERMINAL, copy_into
 
 # tree columns
 FIRST = 0    # first child (children sorted by key), -1 if none
@@ -48,6 +49,12 @@ KEY = 2      # action * 8 + actor + 1 (actor -1 = chance)
 VISITS = 3
 AVAIL = 4
 TREE_COLS = 5
+
+# float64 statistics per node
+VALUE = 0    # sum of the returns credited to the node's actor, in [0, 1] each
+ISQ = 1      # 1 / sqrt(VISITS): the backup pays the square root, not every UCB evaluation
+PRIOR = 2    # the model's prior probability of the node's action (0 without a model)
+STAT_COLS = 3
 
 # meta slots
 M_NODES = 0       # nodes in use
@@ -87,7 +94,7 @@ def _build(K) -> SimpleNamespace:
             out[i] /= total
 
     @njit(cache=True)
-    def run(root, rng, iterations, tree, value, prior, meta, uct_c, rollout, w, lo, span,
+    def run(root, rng, iterations, tree, stats, meta, uct_c, rollout, w, lo, span,
             dims, params, prior_c):
         """Run up to ``iterations`` more iterations from ``root`` (the observer is the seat
         to move); returns how many ran (fewer only when the tree arrays are nearly full).
@@ -95,20 +102,23 @@ def _build(K) -> SimpleNamespace:
         obs = root[H_CUR]
         legal = np.empty(MAX_ACTIONS, np.int64)
         path = np.empty(MAX_DEPTH, np.int64)
+        untried = np.empty(MAX_ACTIONS, np.int64)
         sigma = np.empty(NUM_CARDS, np.int64)
         ret = np.empty(root[0], np.float64)
         use_model = dims.shape[0] > 0
         x = np.zeros(dims[0] if use_model else 0, np.float64)
         logits = np.empty(MAX_ACTIONS if use_model else 0, np.float64)
         scratch = np.empty(2 * (dims.max() if use_model else 0), np.float64)
+        plan = np.empty(PLAN_SIZE, np.int64)
+        K.resample_plan(root, obs, plan)
         cap = tree.shape[0]
         if meta[M_NODES] == 0:
-            _new_node(tree, value, prior, meta, -1)
+            _new_node(tree, stats, meta, -1)
         s = root.copy()
         done = 0
         while done < iterations and meta[M_NODES] + NODE_MARGIN < cap:
-            s[:] = root
-            K.resample(s, obs, rng, sigma)
+            copy_into(s, root)
+            K.resample_planned(s, plan, rng, sigma)
             node = 0
             depth = 0
             path[depth] = node
@@ -120,7 +130,7 @@ def _build(K) -> SimpleNamespace:
                     a = K.sample_chance(s, rng)
                     vis = K.apply_action(s, a)
                     if in_tree and (vis >> obs) & 1 and depth < MAX_DEPTH:
-                        node = _child(tree, value, prior, meta, node, a * 8)
+                        node = _child(tree, stats, meta, node, a * 8)
                         path[depth] = node
                         depth += 1
                     continue
@@ -136,7 +146,8 @@ def _build(K) -> SimpleNamespace:
                     K.apply_action(s, a)
                     continue
                 n = K.legal_actions(s, legal)
-                child = _select(tree, value, prior, node, legal, n, cur, uct_c, prior_c, rng)
+                child = _select(tree, stats, node, legal, n, cur, uct_c, prior_c, rng,
+                                untried)
                 if child < 0:  # expand: a legal action without a child
                     p = 0.0
                     if use_model:  # one drawn from the model's policy
@@ -146,8 +157,8 @@ def _build(K) -> SimpleNamespace:
                     else:  # one chosen uniformly
                         i = -child - 1
                     a = legal[i]
-                    child = _child(tree, value, prior, meta, node, a * 8 + cur + 1)
-                    prior[child] = p
+                    child = _child(tree, stats, meta, node, a * 8 + cur + 1)
+                    stats[child, PRIOR] = p
                     tree[child, AVAIL] += 1
                     in_tree = False
                 else:
@@ -162,10 +173,12 @@ def _build(K) -> SimpleNamespace:
             K.returns(s, ret)
             for i in range(1, depth):
                 nd = path[i]
-                tree[nd, VISITS] += 1
+                visits = tree[nd, VISITS] + 1
+                tree[nd, VISITS] = visits
+                stats[nd, ISQ] = 1.0 / np.sqrt(visits)
                 actor = (tree[nd, KEY] & 7) - 1
                 if actor >= 0:
-                    value[nd] += (ret[actor] - lo) / span
+                    stats[nd, VALUE] += (ret[actor] - lo) / span
             tree[0, VISITS] += 1
             done += 1
         meta[M_ITERATIONS] += done
@@ -210,7 +223,7 @@ def _sample_untried(tree, node, legal, n, cur, probs, rng):
 
 
 @njit(cache=True, inline="always")
-def _new_node(tree, value, prior, meta, key):
+def _new_node(tree, stats, meta, key):
     nd = meta[M_NODES]
     meta[M_NODES] = nd + 1
     tree[nd, FIRST] = -1
@@ -218,13 +231,14 @@ def _new_node(tree, value, prior, meta, key):
     tree[nd, KEY] = key
     tree[nd, VISITS] = 0
     tree[nd, AVAIL] = 0
-    value[nd] = 0.0
-    prior[nd] = 0.0
+    stats[nd, VALUE] = 0.0
+    stats[nd, ISQ] = 0.0
+    stats[nd, PRIOR] = 0.0
     return nd
 
 
 @njit(cache=True, inline="always")
-def _child(tree, value, prior, meta, node, key):
+def _child(tree, stats, meta, node, key):
     """The child of ``node`` with ``key``, created (in key order) if missing."""
     prev = -1
     c = tree[node, FIRST]
@@ -233,7 +247,7 @@ def _child(tree, value, prior, meta, node, key):
         c = tree[c, NEXT]
     if c >= 0 and tree[c, KEY] == key:
         return c
-    nd = _new_node(tree, value, prior, meta, key)
+    nd = _new_node(tree, stats, meta, key)
     tree[nd, NEXT] = c
     if prev < 0:
         tree[node, FIRST] = nd
@@ -243,15 +257,16 @@ def _child(tree, value, prior, meta, node, key):
 
 
 @njit(cache=True, inline="always")
-def _select(tree, value, prior, node, legal, n, cur, uct_c, prior_c, rng):
+def _select(tree, stats, node, legal, n, cur, uct_c, prior_c, rng, untried):
     """Count availability of the legal children of ``node`` and return the best by UCB, or
-    ``-(i + 1)`` for a uniformly chosen legal action ``legal[i]`` that has no child yet.
+    ``-(i + 1)`` for a uniformly chosen legal action ``legal[i]`` that has no child yet
+    (``untried`` is scratch for their indices).
 
     Children and ``legal`` are both in ascending order, so one merge pass matches them."""
-    untried = 0
-    pick = -1
+    k = 0
     best = -1
     best_score = -1.0
+    sqrt_log, last_avail = 0.0, -1
     c = tree[node, FIRST]
     for i in range(n):
         key = legal[i] * 8 + cur + 1
@@ -260,31 +275,34 @@ def _select(tree, value, prior, node, legal, n, cur, uct_c, prior_c, rng):
         if c >= 0 and tree[c, KEY] == key:
             avail = tree[c, AVAIL] + 1
             tree[c, AVAIL] = avail
-            visits = tree[c, VISITS]
-            score = value[c] / visits + uct_c * np.sqrt(np.log(avail) / visits) \
-                + prior_c * prior[c] / (1 + visits)
+            if avail != last_avail:  # siblings mostly share their availability: one log
+                sqrt_log, last_avail = uct_c * np.sqrt(np.log(avail)), avail
+            # mean + c·sqrt(ln(avail) / visits), with 1/sqrt(visits) kept by the backup
+            isq = stats[c, ISQ]
+            score = (stats[c, VALUE] * isq + sqrt_log) * isq
+            if prior_c != 0.0:
+                score += prior_c * stats[c, PRIOR] / (1 + tree[c, VISITS])
             if score > best_score:
                 best_score = score
                 best = c
         else:
-            untried += 1
-            if below(rng, untried) == 0:  # reservoir sampling: uniform over the untried
-                pick = i
-    if untried > 0:
+            untried[k] = i
+            k += 1
+    if k > 0:
         # the chosen action's child does not exist; availability is counted at creation
-        return -(pick + 1)
+        return -(untried[below(rng, k)] + 1)
     return best
 
 
 @njit(cache=True)
-def root_children(tree, value, out_actions, out_visits, out_values):
+def root_children(tree, stats, out_actions, out_visits, out_values):
     """The root's children: actions, visits, mean values; returns their number."""
     k = 0
     c = tree[0, FIRST]
     while c >= 0:
         out_actions[k] = tree[c, KEY] // 8
         out_visits[k] = tree[c, VISITS]
-        out_values[k] = value[c] / max(tree[c, VISITS], 1)
+        out_values[k] = stats[c, VALUE] / max(tree[c, VISITS], 1)
         k += 1
         c = tree[c, NEXT]
     return k

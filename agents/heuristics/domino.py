@@ -36,7 +36,7 @@ from agents.heuristics._pick import better
 from agents.heuristics._tricks import hidden_cards, opponents_may_hold, table_is_ours
 from skip_ai.games import domino as K
 from skip_ai.kernel.bits import lowest, popcount
-from skip_ai.kernel.state import H_CUR, param
+from skip_ai.kernel.state import H_CUR, copy_into, param
 from skip_ai.kernel.tricks import TK_TABLE
 
 WEIGHT_NAMES = ("danger", "lead_danger", "concede")
@@ -59,7 +59,7 @@ def act(s, rng, w):
         while m:
             a = K.ABOVE * k + lowest(m)
             m &= m - 1
-            t[:] = s
+            copy_into(t, s)
             K.apply_action(t, a)
             f = t[K.DM_NEXT] | t[K.DM_NEXT + 1] | t[K.DM_NEXT + 2]
             danger = popcount(f & opp)

@@ -31,7 +31,7 @@ from agents.heuristics._pick import better
 from agents.heuristics._tricks import hidden_cards, holds_one_chance
 from skip_ai.games import guess as K
 from skip_ai.kernel.bits import lowest
-from skip_ai.kernel.state import H_CUR, H_PLAYERS, next_seat, param
+from skip_ai.kernel.state import H_CUR, H_PLAYERS, copy_into, next_seat, param
 
 WEIGHT_NAMES = ("follow", "extreme", "joker")
 WEIGHTS = np.array([10.0, 2.0, 1.0], np.float64)
@@ -68,7 +68,7 @@ def act(s, rng, w):
             a = row * 54 + c
             score = -_spend_cost(c, low, w)
             if not finishing:
-                t[:] = s
+                copy_into(t, s)
                 K.apply_action(t, a)
                 m0, m1, m2 = K._row_masks(t)
                 room = m0 | m1 | m2

@@ -70,7 +70,11 @@ from skip_ai.kernel.fields import (
     value,
 )
 from skip_ai.kernel.fields import write_observation as write_field_observation
-from skip_ai.kernel.resample import resample_hidden as resample  # noqa: F401  (kernel API)
+from skip_ai.kernel.resample import (  # noqa: F401  (kernel API)
+    plan_default as resample_plan,
+    redeal as resample_planned,
+    resample_hidden as resample,
+)
 from skip_ai.kernel.rng import below
 from skip_ai.kernel.state import (
     CHANCE,

@@ -58,7 +58,8 @@ from skip_ai import cards
 from skip_ai.games import text
 from skip_ai.games.spec import DECK_36_52, PLAYERS_4_6, GameSpec
 from skip_ai.kernel.bits import bit, kth, lowest, popcount, sample_mask, to_list
-from skip_ai.kernel.resample import hidden_slots, relabel, shuffle
+from skip_ai.kernel.resample import plan_hidden, resample_kinds
+from skip_ai.kernel.resample import redeal as resample_planned  # noqa: F401  (kernel API)
 from skip_ai.kernel.rng import below_split
 from skip_ai.kernel.state import (
     CHANCE,
@@ -467,39 +468,21 @@ def observation(s, p, out):
             out[OBS_GIVEN + c] = 1.0
 
 
+COLOURS = np.array([_colour.py_func(c) for c in range(NUM_CARDS)], np.int64)
+"""Each card's colour: the class a hidden card keeps when re-dealt (see ``resample``)."""
+
+
 @njit(cache=True)
 def resample(s, p, rng, sigma):
     """Re-deal the cards hidden from ``p``, each colour among the hidden slots of that colour
     (uniformly): where every card came from, and so every deal and draw of the history, stays
     legal. ``sigma`` receives the card permutation (``kernel.resample``)."""
-    cards_ = np.empty(NUM_CARDS, np.int64)
-    places = np.empty(NUM_CARDS, np.int64)
-    known = np.empty(NUM_CARDS, np.int64)
-    occupant = np.empty(NUM_CARDS, np.int64)
-    colours = np.empty(NUM_CARDS, np.int64)
-    for c in range(NUM_CARDS):
-        colours[c] = _colour(c)
-    m = hidden_slots(s, p, colours, cards_, places, known, occupant)
-    assign = np.empty(m, np.int64)
-    slots = np.empty(m, np.int64)
-    cands = np.empty(m, np.int64)
-    part = np.empty(m, np.int64)
-    for colour in range(2):
-        k = 0
-        for i in range(m):
-            if colours[occupant[i]] == colour:
-                slots[k] = i
-                k += 1
-        j = 0
-        for i in range(m):
-            if colours[cards_[i]] == colour:
-                cands[j] = i
-                j += 1
-        # within one colour every hidden card fits every hidden slot
-        shuffle(k, rng, part)
-        for i in range(k):
-            assign[slots[i]] = cands[part[i]]
-    relabel(s, cards_, places, known, occupant, assign, m, sigma)
+    resample_kinds(s, p, COLOURS, rng, sigma)
+
+
+@njit(cache=True)
+def resample_plan(s, p, plan):
+    plan_hidden(s, p, COLOURS, plan)
 
 
 # ----- Python side: declaration and text --------------------------------------------------

@@ -93,7 +93,7 @@ from skip_ai.kernel.attack import (
 )
 from skip_ai.kernel.attack import write_observation as write_attack_observation
 from skip_ai.kernel.bits import bit, lowest, popcount, sample_mask, to_list
-from skip_ai.kernel.resample import hidden_slots, relabel
+from skip_ai.kernel.resample import P_PLAYER, hidden_slots, relabel
 from skip_ai.kernel.rng import below, uniform
 from skip_ai.kernel.state import (
     CHANCE,
@@ -651,6 +651,17 @@ def resample(s, p, rng, sigma):
                 moved |= bit(cards_[assign[i]])
         s[PY_INIT_HAND + seat] = moved
     relabel(s, cards_, places, known, occupant, assign, m, sigma)
+
+
+@njit(cache=True)
+def resample_plan(s, p, plan):
+    """Nothing to plan once per root: ``resample`` checks its constraints world by world."""
+    plan[P_PLAYER] = p
+
+
+@njit(cache=True)
+def resample_planned(s, plan, rng, sigma):
+    resample(s, plan[P_PLAYER], rng, sigma)
 
 
 # ----- Python side: declaration and text --------------------------------------------------

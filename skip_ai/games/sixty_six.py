@@ -57,6 +57,7 @@ from skip_ai import cards
 from skip_ai.games.spec import GameSpec, Param
 from skip_ai.kernel.bits import bit, kth, lowest, popcount, to_list
 from skip_ai.kernel.resample import (
+    P_PLAYER,
     default_feasibility,
     hidden_slots,
     relabel,
@@ -1255,6 +1256,17 @@ def resample(s, p, rng, sigma):
         if facts_hold(world):
             break
     s[:] = world
+
+
+@njit(cache=True)
+def resample_plan(s, p, plan):
+    """Nothing to plan once per root: ``resample`` checks its constraints world by world."""
+    plan[P_PLAYER] = p
+
+
+@njit(cache=True)
+def resample_planned(s, plan, rng, sigma):
+    resample(s, plan[P_PLAYER], rng, sigma)
 
 
 # ----- Python side: declaration and text --------------------------------------------------

@@ -13,6 +13,9 @@ A game kernel module ``K`` provides, all ``@njit``:
 - ``returns(s, out)``, ``scores(s, out)``  per seat / per team, float64
 - ``observation(s, p, out)``           the observation tensor of player ``p``
 - ``resample(s, p, rng, sigma)``       re-deal what ``p`` cannot see (see ``resample.py``)
+- ``resample_plan(s, p, plan)``        the root-only part of ``resample`` into an int64
+                                       ``plan`` of ``resample.PLAN_SIZE`` (ISMCTS does it once)
+- ``resample_planned(s, plan, rng, sigma)``  ``resample`` of a copy of that root from the plan
 
 ``apply_action`` also counts the move in ``H_MOVES``.
 

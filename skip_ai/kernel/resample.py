@@ -14,6 +14,13 @@ the resampled world depends only on ``p``'s information and the generator: two s
 differ only in cards hidden from ``p`` resample to the same world for the same generator. That
 is what keeps ISMCTS from ever reacting to hidden cards.
 
+Planning: a search re-deals the same player's hidden cards from the same root thousands of
+times, so the work that depends only on the root (finding the hidden cards, sorting their
+slots) is done once by ``plan_hidden`` into a *plan*, and ``redeal`` draws each world from it.
+A game whose hidden cards fall into classes that only swap among themselves (Chains' colours)
+passes a per-card ``kind``: each class is shuffled over its own slots. ``resample_hidden`` is
+the two together, with no classes.
+
 Sampling: up to ``REJECTION_TRIES`` uniform shuffles are tried (exactly uniform over the
 consistent worlds when one is accepted); if none fits, a randomised augmenting-path matching
 finds a consistent world, which always exists because the true one is.
@@ -22,8 +29,20 @@ finds a consistent world, which always exists because the true one is.
 import numpy as np
 from numba import njit
 
+from .bits import bit
 from .rng import below
-from .state import KNOWN, LOC, MAX_SEATS, NOT_HOLD, NUM_CARDS, hidden_from, rebuild_masks
+from .state import (
+    DECK,
+    HAND,
+    KNOWN,
+    LOC,
+    LOC_DECK,
+    MAX_SEATS,
+    NOT_HOLD,
+    NUM_CARDS,
+    hidden_from,
+    rebuild_masks,
+)
 
 REJECTION_TRIES = 16
 
@@ -165,25 +184,138 @@ def _fits(s, cards, places, assign, m):
     return True
 
 
+# ----- plans: what a re-deal needs, computed once per root --------------------------------
+
+P_PLAYER = 0      # the observer
+P_M = 1           # hidden cards
+P_HIDDEN = 2      # their mask
+P_GROUPS = 3      # classes of cards that swap among themselves
+P_CONSTRAINED = 4  # 1 when some slot's seat is proved to lack some hidden card
+_HEAD = 8
+(_CARDS, _PLACES, _KNOWN, _OCCUPANT, _SLOTS, _CANDS, _SLOT_GROUP, _CARD_GROUP, _ASSIGN,
+ _PART) = (_HEAD + k * NUM_CARDS for k in range(10))
+_BOUNDS = _HEAD + 10 * NUM_CARDS  # group g is slots[bounds[g]:bounds[g + 1]] (and cands)
+PLAN_SIZE = _BOUNDS + NUM_CARDS + 1
+"""Length of the int64 array a plan lives in (part of it is the re-deal's scratch)."""
+
+NO_KIND = np.zeros(NUM_CARDS, np.int64)
+"""The ``kind`` of a game whose hidden cards may go to any hidden slot."""
+
+
+@njit(cache=True)
+def plan_hidden(s, p, kind, plan):
+    """Fill ``plan`` for re-dealing the cards hidden from ``p`` in ``s``: the canonical slots
+    (``hidden_slots``) and, per ``kind`` class in ascending order, its slots and its cards."""
+    m = hidden_slots(s, p, kind, plan[_CARDS:], plan[_PLACES:], plan[_KNOWN:],
+                     plan[_OCCUPANT:])
+    plan[P_PLAYER] = p
+    plan[P_M] = m
+    hidden = np.int64(0)
+    constrained = 0
+    for i in range(m):
+        c = plan[_CARDS + i]
+        hidden |= bit(c)
+        plan[_SLOT_GROUP + i] = kind[plan[_OCCUPANT + i]]
+        plan[_CARD_GROUP + i] = kind[c]
+    for i in range(m):
+        seat = plan[_PLACES + i]
+        if 0 <= seat < MAX_SEATS and s[NOT_HOLD + seat] & hidden:
+            constrained = 1
+    plan[P_HIDDEN] = hidden
+    plan[P_CONSTRAINED] = constrained
+    # classes in ascending kind; within one, slots and cards keep their canonical order
+    g = 0
+    k = 0
+    last = -1
+    while k < m:
+        low = NUM_CARDS
+        for i in range(m):
+            if last < plan[_SLOT_GROUP + i] < low:
+                low = plan[_SLOT_GROUP + i]
+        plan[_BOUNDS + g] = k
+        j = k
+        for i in range(m):
+            if plan[_SLOT_GROUP + i] == low:
+                plan[_SLOTS + k] = i
+                k += 1
+            if plan[_CARD_GROUP + i] == low:
+                plan[_CANDS + j] = i
+                j += 1
+        last = low
+        g += 1
+    plan[_BOUNDS + g] = m
+    plan[P_GROUPS] = g
+
+
+@njit(cache=True)
+def redeal(s, plan, rng, sigma):
+    """Re-deal, in ``s`` (a copy of the plan's state), the hidden cards by ``plan``: a uniform
+    world among those respecting ``NOT_HOLD`` (and the classes). ``sigma`` receives the card
+    permutation."""
+    m = plan[P_M]
+    assign = plan[_ASSIGN:_ASSIGN + m]
+    part = plan[_PART:]
+    cards = plan[_CARDS:]
+    places = plan[_PLACES:]
+    for _ in range(REJECTION_TRIES):
+        for g in range(plan[P_GROUPS]):
+            lo = plan[_BOUNDS + g]
+            k = plan[_BOUNDS + g + 1] - lo
+            shuffle(k, rng, part)
+            for i in range(k):
+                assign[plan[_SLOTS + lo + i]] = plan[_CANDS + lo + part[i]]
+        if plan[P_CONSTRAINED] == 0 or _fits(s, cards, places, assign, m):
+            break
+    else:
+        _random_matching(_feasibility(s, plan), m, rng, assign)
+    # the masks change only for the hidden cards
+    hidden = plan[P_HIDDEN]
+    for seat in range(MAX_SEATS):
+        s[HAND + seat] &= ~hidden
+    s[DECK] &= ~hidden
+    for c in range(NUM_CARDS):
+        sigma[c] = c
+    for i in range(m):
+        new = cards[assign[i]]
+        sigma[plan[_OCCUPANT + i]] = new
+        place = places[i]
+        s[LOC + new] = place
+        s[KNOWN + new] = plan[_KNOWN + i]
+        if 0 <= place < MAX_SEATS:
+            s[HAND + place] |= bit(new)
+        elif place == LOC_DECK:
+            s[DECK] |= bit(new)
+
+
+@njit(cache=True)
+def _feasibility(s, plan):
+    """``default_feasibility`` restricted to the plan's classes."""
+    m = plan[P_M]
+    f = default_feasibility(s, plan[_CARDS:], plan[_PLACES:], m)
+    for i in range(m):
+        for j in range(m):
+            if plan[_SLOT_GROUP + i] != plan[_CARD_GROUP + j]:
+                f[i, j] = False
+    return f
+
+
+@njit(cache=True)
+def resample_kinds(s, p, kind, rng, sigma):
+    """Resample in place every card hidden from ``p``, each ``kind`` class over its own slots;
+    ``sigma`` receives the card permutation."""
+    plan = np.empty(PLAN_SIZE, np.int64)
+    plan_hidden(s, p, kind, plan)
+    redeal(s, plan, rng, sigma)
+
+
 @njit(cache=True)
 def resample_hidden(s, p, rng, sigma):
     """Resample in place every card hidden from ``p`` (the default for games whose only
     constraints are ``NOT_HOLD``); ``sigma`` receives the card permutation."""
-    # one allocation for every scratch array: this runs once per ISMCTS iteration
-    scratch = np.zeros(6 * NUM_CARDS, np.int64)
-    kind = scratch[:NUM_CARDS]
-    cards = scratch[NUM_CARDS:2 * NUM_CARDS]
-    places = scratch[2 * NUM_CARDS:3 * NUM_CARDS]
-    known = scratch[3 * NUM_CARDS:4 * NUM_CARDS]
-    occupant = scratch[4 * NUM_CARDS:5 * NUM_CARDS]
-    assign = scratch[5 * NUM_CARDS:]
-    m = hidden_slots(s, p, kind, cards, places, known, occupant)
-    # sample_assignment's rejection tries, checking NOT_HOLD directly instead of building the
-    # m × m feasibility matrix, which only the (rare) matching fallback needs
-    for _ in range(REJECTION_TRIES):
-        shuffle(m, rng, assign)
-        if _fits(s, cards, places, assign, m):
-            break
-    else:
-        _random_matching(default_feasibility(s, cards, places, m), m, rng, assign)
-    relabel(s, cards, places, known, occupant, assign, m, sigma)
+    resample_kinds(s, p, NO_KIND, rng, sigma)
+
+
+@njit(cache=True)
+def plan_default(s, p, plan):
+    """The plan of ``resample_hidden`` (the kernel API's ``resample_plan`` for such games)."""
+    plan_hidden(s, p, NO_KIND, plan)

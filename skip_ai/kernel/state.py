@@ -307,6 +307,15 @@ def prove_absent_mask(s, seat, mask):
 
 
 @njit(cache=True, inline="always")
+def copy_into(dst, src):
+    """``dst[:] = src`` for two states of one length, as a plain loop: Numba's slice
+    assignment costs ~7× more (78 ns against 11 ns for a 256-slot state), and ISMCTS copies
+    its root once per iteration."""
+    for i in range(src.shape[0]):
+        dst[i] = src[i]
+
+
+@njit(cache=True, inline="always")
 def rebuild_masks(s):
     """Recompute ``HAND`` and ``DECK`` from ``LOC`` (after the resampler moved cards)."""
     for seat in range(MAX_SEATS):
