@@ -8,6 +8,7 @@ import pytest
 from conftest import random_states
 
 from skip_ai import IllegalActionError
+from skip_ai.kernel.resample import PLAN_SIZE
 from skip_ai.kernel.rng import make_rng
 from skip_ai.kernel.state import LOC, MAX_SEATS, NUM_CARDS, hidden_from
 from skip_ai.pyspiel_wrapper import REGISTRY
@@ -185,6 +186,28 @@ def test_resample_depends_only_on_the_players_information(variant):
             kernel.resample(a, p, make_rng(6), sigma)
             kernel.resample(b, p, make_rng(6), sigma)
             np.testing.assert_array_equal(a, b)
+
+
+def test_planned_resample_is_the_resample(variant):
+    """ISMCTS plans a root's resample once and redraws from the plan (``resample_plan`` /
+    ``resample_planned``): each redraw is exactly the one-shot ``resample`` with the same
+    generator, including the permutation ``sigma``."""
+    game = pyspiel.load_game(variant)
+    kernel = REGISTRY[game.get_type().short_name].kernel
+    states, _ = random_states(game, seed=23, count=3)
+    for state in states:
+        for p in range(game.num_players()):
+            root = state.kernel_state()
+            plan = np.empty(PLAN_SIZE, np.int64)
+            kernel.resample_plan(root, p, plan)
+            one_rng, planned_rng = make_rng(7), make_rng(7)
+            for _ in range(3):  # the plan is reused, as in a search
+                one, planned = root.copy(), root.copy()
+                sigma_one, sigma_planned = (np.empty(NUM_CARDS, np.int64) for _ in range(2))
+                kernel.resample(one, p, one_rng, sigma_one)
+                kernel.resample_planned(planned, plan, planned_rng, sigma_planned)
+                np.testing.assert_array_equal(planned, one)
+                np.testing.assert_array_equal(sigma_planned, sigma_one)
 
 
 def test_openspiel_ismcts_runs_on_the_game():
