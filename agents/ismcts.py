@@ -118,6 +118,10 @@ class ISMCTSBot(pyspiel.Bot):
         legal = state.legal_actions()
         if not legal:
             return [], pyspiel.INVALID_ACTION
+        if len(legal) == 1:  # a forced move: no thinking time spent on it
+            self.last_search = SearchStats(0, 0.0, 0, np.array(legal, np.int64),
+                                           np.zeros(1, np.int64), np.zeros(1))
+            return [(legal[0], 1.0)], legal[0]
         stats = self.search(state)
         total = stats.visits.sum()
         policy = [(int(a), float(v) / total) for a, v in zip(stats.actions, stats.visits)]

@@ -8,8 +8,8 @@ Three rungs per game, each A against B, A's mean score with a 95% interval over 
 3. our ISMCTS vs OpenSpiel's Python ISMCTS, both at ``--seconds`` per move (equal wall time).
 
 Usage: ``python experiments/bench/strength.py [--games G ...] [--ismcts SPEC] [--seconds S]
-[--deals N N N] [--out results/strength.md]``. The defaults take about 40 minutes on this
-2-core machine.
+[--deals N N N] [--out results/strength.md]``; a rung with 0 deals is skipped. The defaults
+take about 40 minutes on this 2-core machine.
 """
 
 from __future__ import annotations
@@ -36,15 +36,19 @@ def ladder(game: str, seconds: float, deals: tuple[int, int, int], ismcts: str,
     from skip_ai.duplicate import kernel_match, match_summary
     from skip_ai.match import match
 
-    row = {"game": game}
-    row["heuristic vs random"] = cell(
-        match_summary(kernel_match(game, "heuristic", "random", deals[0], seed=seed)), deals[0])
-    r = match(game, ismcts, "heuristic", deals[1], seed=seed)
-    ms = r.games.seconds_a.sum() / max(r.games.moves_a.sum(), 1) * 1e3
-    row["ISMCTS vs heuristic"] = cell((r.score, r.lo, r.hi), deals[1]) + f", {ms:.0f} ms/move"
-    r = match(game, f"ismcts(seconds={seconds})", f"openspiel_ismcts(seconds={seconds})",
-              deals[2], seed=seed)
-    row["ISMCTS vs OpenSpiel ISMCTS"] = cell((r.score, r.lo, r.hi), deals[2])
+    row = {"game": game, "heuristic vs random": "—", "ISMCTS vs heuristic": "—",
+           "ISMCTS vs OpenSpiel ISMCTS": "—"}
+    if deals[0]:
+        row["heuristic vs random"] = cell(match_summary(
+            kernel_match(game, "heuristic", "random", deals[0], seed=seed)), deals[0])
+    if deals[1]:
+        r = match(game, ismcts, "heuristic", deals[1], seed=seed)
+        ms = r.games.seconds_a.sum() / max(r.games.moves_a.sum(), 1) * 1e3
+        row["ISMCTS vs heuristic"] = cell((r.score, r.lo, r.hi), deals[1]) + f", {ms:.0f} ms/move"
+    if deals[2]:
+        r = match(game, f"ismcts(seconds={seconds})", f"openspiel_ismcts(seconds={seconds})",
+                  deals[2], seed=seed)
+        row["ISMCTS vs OpenSpiel ISMCTS"] = cell((r.score, r.lo, r.hi), deals[2])
     return row
 
 
