@@ -2,10 +2,12 @@
 
 Options: ``uct_c`` (exploration, rewards in [0, 1]; default 0.7), ``rollout=heuristic|random``
 (default heuristic: it measured clearly stronger than random rollouts at equal iterations; with a
-model also ``model``), ``model=PATH`` (a policy/value model, :mod:`agents.model`, trained by
+model also ``model``), ``rollout_eps`` (each rollout move uniformly random with this
+probability; default 0), ``model=PATH`` (a policy/value model, :mod:`agents.model`, trained by
 ``skip-ai train``: its policy is the prior of the search), ``prior_c`` (weight of that prior in
 selection; default 1.0), ``weights=PATH.json`` (heuristic weights tuned by ``skip-ai tune``, for
-the heuristic rollouts),
+the heuristic rollouts), ``tuned=PATH.json`` (``uct_c``, ``rollout_eps`` and rollout weights
+tuned together by ``skip-ai tune --search``),
 ``final=visits|value`` (the most visited root action, or the best mean), ``seed``. The search
 itself runs in Numba (:mod:`agents.ismcts_kernel`); this module drives it and keeps the
 statistics of the last search in :attr:`ISMCTSBot.last_search`.
@@ -63,9 +65,18 @@ class ISMCTSBot(pyspiel.Bot):
     def __init__(self, game: KernelGame, seed: int = 0, iterations: int | None = None,
                  seconds: float | None = None, uct_c: float = 0.7, rollout: str = "heuristic",
                  final: str = "visits", weights: np.ndarray | str | None = None,
-                 model: str | PolicyValueNet | None = None, prior_c: float = 1.0):
+                 model: str | PolicyValueNet | None = None, prior_c: float = 1.0,
+                 rollout_eps: float = 0.0, tuned: str | None = None):
         pyspiel.Bot.__init__(self)
         from skip_ai.sim import heuristic_weights
+
+        if tuned is not None:  # a search tuned by ``skip-ai tune --search``
+            from skip_ai.training.tuning import load_search
+
+            if uct_c != 0.7 or rollout_eps != 0.0 or weights is not None:
+                raise ValueError("ismcts: tuned=FILE sets uct_c, rollout_eps and weights; "
+                                 "give either tuned or those")
+            uct_c, rollout_eps, weights = load_search(tuned, game)
 
         if (iterations is None) == (seconds is None):
             raise ValueError("ismcts needs exactly one budget: iterations=N or seconds=S")
@@ -84,10 +95,13 @@ class ISMCTSBot(pyspiel.Bot):
             raise ValueError(f"ismcts: final must be visits or value (got {final!r})")
         if not uct_c >= 0:
             raise ValueError(f"ismcts: uct_c must be ≥ 0 (got {uct_c})")
+        if not 0 <= rollout_eps <= 1:
+            raise ValueError(f"ismcts: rollout_eps must be in [0, 1] (got {rollout_eps})")
         self.game = game
         self.seed = int(seed)
         self.iterations, self.seconds = iterations, seconds
         self.uct_c, self.final = float(uct_c), final
+        self.rollout_eps = float(rollout_eps)
         self.rollout = MODEL if rollout == "model" else POLICY_CODES[rollout]
         if model is not None and not isinstance(model, PolicyValueNet):
             model = PolicyValueNet.load(model)
@@ -156,7 +170,7 @@ class ISMCTSBot(pyspiel.Bot):
                     break
                 want = chunk
             t0 = time.perf_counter()
-            run(root, rng, want, tree, stats, meta, self.uct_c, self.rollout,
+            run(root, rng, want, tree, stats, meta, self.uct_c, self.rollout, self.rollout_eps,
                 self.weights, self.lo, self.span, self.dims, self.params, self.prior_c)
             if self.seconds is not None and time.perf_counter() - t0 < 0.01:
                 chunk *= 2

@@ -17,16 +17,18 @@ One search grows a tree over what the *observer* (the seat to move at the root) 
   the mover's observation in this determinization) draws the untried legal action to expand,
   the child keeps that prior, and selection adds the progressive bias
   ``prior_c · prior / (1 + visits)`` (Chaslot et al. 2008) to the UCB score; rollouts may
-  also sample the model's policy (``rollout = MODEL``). Without a model (``dims`` empty) the search is
-  plain ISMCTS;
-- after the expansion, a **rollout** plays the game out with the random or the heuristic kernel
-  policy; the returns, mapped to [0, 1] from the game's utility range, are backed up, each node
-  crediting the return of the seat that chose it. Partners share their team's return, so a
-  seat also plays for its partner.
+  also sample the model's policy (``rollout = MODEL``). Without a model (``dims`` empty) the
+  search is plain ISMCTS;
+- after the expansion, a **rollout** plays the game out with the random or the heuristic
+  kernel policy (each move uniformly random instead with probability ``eps``: a noisier,
+  cheaper rollout can judge positions better than a sharper one); the returns, mapped to
+  [0, 1] from the game's utility range, are backed up, each node crediting the return of the
+  seat that chose it. Partners share their team's return, so a seat also plays for its
+  partner.
 
 The tree lives in preallocated arrays (``TREE_COLS`` int64 columns, ``STAT_COLS`` float64
-columns) owned by the caller, so a search can run in chunks (a time budget checks the clock between
-chunks) and grow its arrays between them. Everything random comes from the kernel generator
+columns) owned by the caller, so a search can run in chunks (a time budget checks the clock
+between chunks) and grow its arrays between them. Everything random comes from the kernel generator
 passed in: the same seed and iteration budget give the same search.
 """
 
@@ -94,7 +96,7 @@ def _build(K) -> SimpleNamespace:
             out[i] /= total
 
     @njit(cache=True)
-    def run(root, rng, iterations, tree, stats, meta, uct_c, rollout, w, lo, span,
+    def run(root, rng, iterations, tree, stats, meta, uct_c, rollout, eps, w, lo, span,
             dims, params, prior_c):
         """Run up to ``iterations`` more iterations from ``root`` (the observer is the seat
         to move); returns how many ran (fewer only when the tree arrays are nearly full).
@@ -135,7 +137,9 @@ def _build(K) -> SimpleNamespace:
                         depth += 1
                     continue
                 if not in_tree:
-                    if rollout == HEURISTIC:
+                    if eps > 0.0 and uniform(rng) < eps:
+                        a = K.random_legal(s, rng)
+                    elif rollout == HEURISTIC:
                         a = H.act(s, rng, w)
                     elif rollout == MODEL:
                         n = K.legal_actions(s, legal)

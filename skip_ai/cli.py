@@ -161,11 +161,24 @@ def _train(args: argparse.Namespace) -> int:
 
 
 def _tune(args: argparse.Namespace) -> int:
-    from skip_ai.training.tuning import save_weights, tune_heuristic
+    from skip_ai.training import tuning
 
-    r = tune_heuristic(args.game, rounds=args.rounds, population=args.population,
-                       elite=args.elite, deals=args.deals, seed=args.seed)
-    save_weights(r, args.out)
+    if args.search:
+        r = tuning.tune_search(args.game, budget=args.search, rounds=args.rounds or 4,
+                               population=args.population or 8, elite=args.elite or 2,
+                               deals=args.deals or 10, seed=args.seed,
+                               eval_deals=args.eval_deals)
+        tuning.save_search(r, args.out)
+        print(f"{r.game}: uct_c {r.uct_c:.3f}, rollout_eps {r.rollout_eps:.3f}, weights "
+              f"{dict(zip(r.names, r.weights.round(3).tolist()))}\n"
+              f"vs the untuned search ({r.budget}) on fresh deals: {r.score[0]:.3f} "
+              f"[{r.score[1]:.3f}, {r.score[2]:.3f}]; saved to {args.out} (use "
+              f"ismcts({r.budget},tuned={args.out}))")
+        return 0
+    r = tuning.tune_heuristic(args.game, rounds=args.rounds or 5,
+                              population=args.population or 16, elite=args.elite or 4,
+                              deals=args.deals or 500, seed=args.seed)
+    tuning.save_weights(r, args.out)
     print(f"{r.game}: tuned {dict(zip(r.names, r.best.round(3).tolist()))}\n"
           f"vs the defaults on fresh deals: {r.score[0]:.3f} [{r.score[1]:.3f}, "
           f"{r.score[2]:.3f}]; saved to {args.out} (use heuristic(weights={args.out}))")
@@ -215,14 +228,19 @@ def build_parser() -> argparse.ArgumentParser:
     train = sub.add_parser("train", help="expert iteration: self-play, fit a model, evaluate, "
                            "per generation (rerun resumes)")
     train.add_argument("config", help="a training config (TOML)")
-    tune = sub.add_parser("tune", help="tune a heuristic's weights by the cross-entropy method "
-                          "over duplicate deals")
+    tune = sub.add_parser("tune", help="tune a heuristic's weights (or, with --search, an "
+                          "ISMCTS search) by the cross-entropy method over duplicate deals")
     tune.add_argument("game")
-    tune.add_argument("--out", required=True, help="weights file to write (JSON)")
-    tune.add_argument("--rounds", type=int, default=5)
-    tune.add_argument("--population", type=int, default=16)
-    tune.add_argument("--elite", type=int, default=4)
-    tune.add_argument("--deals", type=int, default=500)
+    tune.add_argument("--out", required=True, help="weights or tuned-search file to write "
+                      "(JSON)")
+    tune.add_argument("--search", metavar="BUDGET", help="tune ISMCTS at this budget instead "
+                      "(e.g. seconds=0.02): uct_c, rollout_eps and rollout weights")
+    tune.add_argument("--rounds", type=int, help="default 5 (heuristic) / 4 (search)")
+    tune.add_argument("--population", type=int, help="default 16 / 8")
+    tune.add_argument("--elite", type=int, help="default 4 / 2")
+    tune.add_argument("--deals", type=int, help="deals per candidate: default 500 / 10")
+    tune.add_argument("--eval-deals", type=int, default=0, help="with --search: also score "
+                      "each generation against the untuned search on this many fresh deals")
     tune.add_argument("--seed", type=int, default=0)
     rep = sub.add_parser("report", help="analyse a batch's records: OUT/report.md and "
                          "OUT/figures/*.png")

@@ -1,5 +1,5 @@
-"""skip-ai train (a tiny run completes, resumes after a crash, refuses a changed config) and
-heuristic tuning."""
+"""skip-ai train (a tiny run completes, resumes after a crash, refuses a changed config),
+heuristic tuning and search tuning."""
 
 import json
 
@@ -14,7 +14,14 @@ from skip_ai.cli import main
 from skip_ai.training import load_train_config, run_training
 from skip_ai.training import loop
 from skip_ai.training.config import TrainConfigError
-from skip_ai.training.tuning import load_weights, save_weights, tune_heuristic
+from skip_ai.training.tuning import (
+    load_search,
+    load_weights,
+    save_search,
+    save_weights,
+    tune_heuristic,
+    tune_search,
+)
 
 GAME = "skip_brook(players=4)"
 TINY = f"""
@@ -119,3 +126,44 @@ def test_tuning_improves_brook_and_weights_load(tmp_path):
     path.write_text(json.dumps(bad))
     with pytest.raises(ValueError, match="do not match"):
         load_weights(path, game)
+
+
+def test_search_tuning_runs_saves_and_loads(tmp_path):
+    """A tiny search tuning: every generation is scored, the file loads as ``tuned=FILE``
+    (deterministically, like any ISMCTS), and a file for another game or a malformed one is
+    refused."""
+    r = tune_search(GAME, budget="iterations=30", rounds=2, population=3, elite=1, deals=1,
+                    eval_deals=1, seed=3, progress=False)
+    assert [g["round"] for g in r.rounds] == [0, 1]
+    assert all(0 <= g["vs_plain"][0] <= 1 for g in r.rounds)
+    assert r.uct_c > 0 and 0 <= r.rollout_eps <= 1 and 0 <= r.score[0] <= 1
+    path = tmp_path / "search.json"
+    save_search(r, path)
+    game = pyspiel.load_game(GAME)
+    uct_c, eps, weights = load_search(path, game)
+    assert (uct_c, eps) == (r.uct_c, r.rollout_eps) and np.array_equal(weights, r.weights)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])
+    a, b = (make_agent(f"ismcts(iterations=50,tuned={path})", game, seed=4) for _ in range(2))
+    assert a.step(state) == b.step(state) and a.uct_c == r.uct_c
+    with pytest.raises(ValueError, match="either tuned or those"):
+        make_agent(f"ismcts(iterations=5,tuned={path},uct_c=2)", game)
+    with pytest.raises(ValueError, match="tuned for"):
+        load_search(path, pyspiel.load_game("skip_brook(players=2)"))
+    path.write_text("{}")
+    with pytest.raises(ValueError, match="not a tuned search file"):
+        make_agent(f"ismcts(iterations=5,tuned={path})", game)
+
+
+def test_rollout_eps_is_checked_and_changes_the_search():
+    game = pyspiel.load_game(GAME)
+    with pytest.raises(ValueError, match="rollout_eps"):
+        make_agent("ismcts(iterations=5,rollout_eps=1.5)", game)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])
+    runs = [make_agent(f"ismcts(iterations=300,rollout_eps={e})", game, seed=1) for e in (0, 1)]
+    for bot in runs:
+        bot.step(state)
+    assert not np.array_equal(runs[0].last_search.values, runs[1].last_search.values)

@@ -1,23 +1,34 @@
-"""Tuning a heuristic's weights by the cross-entropy method over duplicate matches.
+"""Tuning players by the cross-entropy method over duplicate matches.
 
-Each round draws ``population`` weight vectors from a normal distribution (mean: the current
+**A heuristic's weights** (:func:`tune_heuristic`). Each round draws ``population`` weight vectors from a normal distribution (mean: the current
 best guess, starting at the game's ``WEIGHTS``; spread: ``sigma`` × max(|mean|, 1) at first),
 scores each by :func:`skip_ai.duplicate.kernel_match` against the *default* weights on the same
 ``deals`` duplicate deals (common random numbers: every candidate meets the same cards), and
-refits mean and spread to the ``elite`` best. Everything runs inside Numba, so a round of 16 candidates × 500 deals
-takes seconds.
+refits mean and spread to the ``elite`` best. Everything runs inside Numba, so a round of 16
+candidates × 500 deals takes seconds.
+
+**An ISMCTS search** (:func:`tune_search`): the same method over the search's own parameters
+— the exploration constant ``uct_c``, the rollouts' share of random moves ``rollout_eps`` and
+the heuristic rollout weights — scoring each candidate by ISMCTS matches against the untuned
+search at the same budget. With a time budget the tuning aims at what counts: strength at equal
+thinking time (a cheaper rollout buys more iterations). Each round's mean is a *generation*; with
+``eval_deals`` every generation is also scored against the untuned search on fresh deals, the
+curve of strength by generation. Its result file is what ``ismcts(tuned=FILE)`` loads.
 """
 
 from __future__ import annotations
 
 import json
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 from tqdm import tqdm
 
 from skip_ai.duplicate import kernel_match, match_summary
+from skip_ai.match import match
 from skip_ai.pyspiel_wrapper import KernelGame, load
 from skip_ai.sim import heuristic_weights
 
@@ -41,6 +52,33 @@ def score_weights(game: KernelGame, weights: np.ndarray, deals: int, seed: int,
     return match_summary(df)
 
 
+def cross_entropy(score: Callable[[np.ndarray, int], float], mean: np.ndarray,
+                  spread: np.ndarray, rounds: int, population: int, elite: int, seed: int,
+                  desc: str, progress: bool,
+                  after_round: Callable[[np.ndarray, int], dict] | None = None,
+                  ) -> tuple[np.ndarray, float, list[dict]]:
+    """The cross-entropy method: ``score(candidate, round)`` (higher is better, 0.5 = as good
+    as the reference) for ``population`` normal draws per round, refitted to the ``elite``
+    best. Returns the best candidate, its score, and per round the mean, the best score and
+    whatever ``after_round(mean, round)`` adds."""
+    if not 1 <= elite <= population:
+        raise ValueError(f"elite must be between 1 and population ({population}), got {elite}")
+    rng = np.random.default_rng(seed)
+    best, best_score = mean.copy(), 0.5
+    history = []
+    for r in tqdm(range(rounds), desc=desc, disable=not progress):
+        cands = rng.normal(mean, spread, (population, len(mean)))
+        scores = np.array([score(c, r) for c in cands])
+        top = np.argsort(-scores)[:elite]
+        mean = cands[top].mean(axis=0)
+        spread = cands[top].std(axis=0) + 1e-3
+        if scores[top[0]] > best_score:
+            best, best_score = cands[top[0]].copy(), float(scores[top[0]])
+        history.append({"round": r, "mean": mean.tolist(), "best_score": float(scores[top[0]]),
+                        **(after_round(mean, r) if after_round else {})})
+    return best, best_score, history
+
+
 def tune_heuristic(game: str | KernelGame, rounds: int = 5, population: int = 16,
                    elite: int = 4, deals: int = 500, sigma: float = 0.5, seed: int = 0,
                    progress: bool = True) -> TuningResult:
@@ -48,25 +86,116 @@ def tune_heuristic(game: str | KernelGame, rounds: int = 5, population: int = 16
     is measured on deals none of the rounds used."""
     g = load(game) if isinstance(game, str) else game
     default = heuristic_weights(g)
-    if not 1 <= elite <= population:
-        raise ValueError(f"elite must be between 1 and population ({population}), got {elite}")
-    rng = np.random.default_rng(seed)
-    mean = default.copy()
-    spread = sigma * np.maximum(np.abs(mean), 1.0)
-    best, best_score = default.copy(), 0.5
-    history = []
-    for r in tqdm(range(rounds), desc=f"tune {g.spec.short_name}", disable=not progress):
-        cands = rng.normal(mean, spread, (population, len(mean)))
-        scores = np.array([score_weights(g, w, deals, seed + 1 + r)[0] for w in cands])
-        top = np.argsort(-scores)[:elite]
-        mean = cands[top].mean(axis=0)
-        spread = cands[top].std(axis=0) + 1e-3
-        if scores[top[0]] > best_score:
-            best, best_score = cands[top[0]].copy(), float(scores[top[0]])
-        history.append({"round": r, "mean": mean.tolist(), "best_score": float(scores[top[0]])})
+    best, _, history = cross_entropy(
+        lambda w, r: score_weights(g, w, deals, seed + 1 + r)[0], default.copy(),
+        sigma * np.maximum(np.abs(default), 1.0), rounds, population, elite, seed,
+        f"tune {g.spec.short_name}", progress)
     final = score_weights(g, best, deals, seed + 10_000)
     return TuningResult(str(g), tuple(g.ops.heuristic.WEIGHT_NAMES), default, best, history,
                         final)
+
+
+# ----- tuning a search -------------------------------------------------------------------
+
+SEARCH_FORMAT = "skip_ai.search_params/1"
+DEFAULT_UCT_C = 0.7
+
+
+@dataclass
+class SearchTuning:
+    game: str
+    budget: str                  # e.g. "seconds=0.02": the budget of every match
+    names: tuple[str, ...]       # the rollout heuristic's weight names
+    uct_c: float
+    rollout_eps: float
+    weights: np.ndarray
+    rounds: list[dict]           # per round (generation): mean parameters, best score, and
+                                 # with eval_deals "vs_plain": [score, lo, hi] on fresh deals
+    score: tuple[float, float, float]  # the result vs the untuned search on fresh deals
+
+
+def search_params(theta: np.ndarray) -> tuple[float, float, np.ndarray]:
+    """``(uct_c, rollout_eps, weights)`` from the tuned vector ``[ln uct_c, eps, *weights]``
+    (``eps`` clipped to [0, 1])."""
+    return float(np.exp(theta[0])), float(np.clip(theta[1], 0.0, 1.0)), theta[2:].copy()
+
+
+def tune_search(game: str | KernelGame, budget: str = "seconds=0.02", rounds: int = 4,
+                population: int = 8, elite: int = 2, deals: int = 10, sigma: float = 0.5,
+                seed: int = 0, eval_deals: int = 0, progress: bool = True) -> SearchTuning:
+    """Cross-entropy search for ISMCTS parameters of ``game`` that beat the untuned search at
+    the same ``budget`` (``iterations=N`` or ``seconds=S``). The result is the last round's
+    mean (steadier than the luckiest candidate when each is scored on few deals), scored
+    against the untuned search on ``max(eval_deals, deals)`` fresh deals."""
+    g = load(game) if isinstance(game, str) else game
+    plain = f"ismcts({budget})"
+    names = tuple(g.ops.heuristic.WEIGHT_NAMES)
+    default = heuristic_weights(g)
+    with tempfile.TemporaryDirectory(prefix="tune-search-") as tmp:
+        def versus_plain(theta: np.ndarray, n: int, match_seed: int) -> tuple:
+            path = Path(tmp) / "candidate.json"
+            uct_c, eps, w = search_params(theta)
+            _write_search(path, str(g), budget, names, uct_c, eps, w, [], None)
+            r = match(g, f"ismcts({budget},tuned={path})", plain, n, seed=match_seed)
+            return r.score, r.lo, r.hi
+
+        def generation(mean: np.ndarray, r: int) -> dict:
+            if not eval_deals:
+                return {}
+            return {"vs_plain": list(versus_plain(mean, eval_deals, seed + 5_000 + r))}
+
+        theta0 = np.concatenate([[np.log(DEFAULT_UCT_C), 0.0], default])
+        spread = np.concatenate([[sigma, 0.3], sigma * np.maximum(np.abs(default), 1.0)])
+        _, _, history = cross_entropy(
+            lambda theta, r: versus_plain(theta, deals, seed + 1 + r)[0], theta0, spread,
+            rounds, population, elite, seed, f"tune search {g.spec.short_name}", progress,
+            generation)
+        final = np.array(history[-1]["mean"])
+        score = versus_plain(final, max(eval_deals, deals), seed + 10_000)
+    uct_c, eps, weights = search_params(final)
+    return SearchTuning(str(g), budget, names, uct_c, eps, weights, history, score)
+
+
+def _write_search(path: Path, game: str, budget: str, names: tuple[str, ...], uct_c: float,
+                  eps: float, weights: np.ndarray, rounds: list[dict], score) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(json.dumps({"format": SEARCH_FORMAT, "game": game, "budget": budget,
+                               "uct_c": uct_c, "rollout_eps": eps, "names": list(names),
+                               "weights": [float(x) for x in weights],
+                               "score_vs_plain": None if score is None else list(score),
+                               "rounds": rounds}, indent=1))
+    tmp.replace(path)
+
+
+def save_search(result: SearchTuning, path: str | Path) -> None:
+    """The tuned search as JSON (what ``ismcts(tuned=FILE)`` loads), with its score against
+    the untuned search and each generation's parameters and scores."""
+    _write_search(Path(path), result.game, result.budget, result.names, result.uct_c,
+                  result.rollout_eps, result.weights, result.rounds, result.score)
+
+
+def load_search(path: str | Path, game: KernelGame) -> tuple[float, float, np.ndarray]:
+    """``(uct_c, rollout_eps, weights)`` saved by :func:`save_search`, checked against
+    ``game``."""
+    path = Path(path)
+    if not path.is_file():
+        raise ValueError(f"no tuned search file at {path}")
+    try:
+        data = json.loads(path.read_text())
+        if data.get("format") != SEARCH_FORMAT:
+            raise ValueError(f"format is {data.get('format')!r}, not {SEARCH_FORMAT!r}")
+        game_name, names = data["game"], data["names"]
+        uct_c, eps = float(data["uct_c"]), float(data["rollout_eps"])
+        weights = np.asarray(data["weights"], np.float64)
+    except (ValueError, KeyError, TypeError, AttributeError) as e:
+        raise ValueError(f"{path} is not a tuned search file: {e}") from None
+    if game_name != str(game):
+        raise ValueError(f"{path}: this search was tuned for {game_name}, not {game}")
+    if tuple(names) != tuple(game.ops.heuristic.WEIGHT_NAMES) or len(weights) != len(names):
+        raise ValueError(f"{path}: weights {names} do not match the heuristic's "
+                         f"{list(game.ops.heuristic.WEIGHT_NAMES)}")
+    return uct_c, eps, heuristic_weights(game, weights)
 
 
 def save_weights(result: TuningResult, path: str | Path) -> None:
