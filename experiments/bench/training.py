@@ -8,8 +8,12 @@
   ``skip-ai tune`` vs ISMCTS with the default weights, both ``ismcts(seconds=S)``.
 - ``--models GAME=MODEL.npz``: ISMCTS with a model from ``skip-ai train`` vs plain ISMCTS.
 - ``--runs FOLDER``: the per-generation scores of ``skip-ai train`` runs, tabulated and plotted.
+- ``--searched GAME=SEARCH.json``: ISMCTS tuned by ``skip-ai tune --search`` vs the untuned
+  search, both ``ismcts(seconds=S)``; the file's generations (scored against the untuned search
+  on fresh deals while tuning) are plotted as its curve of strength by generation.
 
-Writes the Markdown table to ``--out`` and the plot of strength by generation next to it.
+Writes the Markdown table next to ``--out`` (``.table.md``) and the plot of strength by
+generation (``.png``), one panel per kind of training given.
 """
 
 from __future__ import annotations
@@ -42,34 +46,59 @@ def read_run(folder: Path) -> list[dict]:
     return [json.loads(p.read_text()) for p in sorted((folder / "eval").glob("gen*.json"))]
 
 
-def plot(tuned: dict[str, Path], runs: list[Path], png: Path) -> None:
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4))
-    ax = axes[0]
+def plot(tuned: dict[str, Path], runs: list[Path], searched: dict[str, Path], png: Path) -> None:
+    """One panel per kind of training given: heuristic tuning, expert iteration, search
+    tuning."""
+    panels = [draw for draw, given in ((_tuning_panel, tuned), (_expert_panel, runs),
+                                       (_search_panel, searched)) if given]
+    if not panels:
+        return
+    fig, axes = plt.subplots(1, len(panels), figsize=(5.5 * len(panels), 4.2), squeeze=False)
+    for ax, draw in zip(axes[0], panels):
+        draw(ax, tuned, runs, searched)
+        ax.axhline(0.5, color="grey", lw=0.8)
+        ax.set_ylabel("duplicate score")
+        ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(png, dpi=110)
+
+
+def _tuning_panel(ax, tuned: dict[str, Path], runs: list[Path], searched: dict) -> None:
     for game, path in tuned.items():
         rounds = json.loads(path.read_text()).get("rounds", [])
         ax.plot(range(len(rounds) + 1), [0.5] + [r["best_score"] for r in rounds], "o-",
                 label=game)
-    ax.axhline(0.5, color="grey", lw=0.8)
     ax.set(title="Heuristic tuning (CEM): best candidate per round\nvs default weights "
-           "(in-sample deals)", xlabel="round", ylabel="duplicate score")
-    ax.legend(fontsize=7)
-    ax = axes[1]
+           "(in-sample deals)", xlabel="round")
+
+
+def _expert_panel(ax, tuned: dict, runs: list[Path], searched: dict) -> None:
     for folder in runs:
         gens = read_run(folder)
-        if not gens:
-            continue
-        x = [0] + [g["generation"] for g in gens]
-        y = [0.5] + [g["vs_plain"][0] for g in gens]
-        lo = [0.5] + [g["vs_plain"][1] for g in gens]
-        hi = [0.5] + [g["vs_plain"][2] for g in gens]
-        ax.errorbar(x, y, yerr=[[a - b for a, b in zip(y, lo)], [b - a for a, b in zip(y, hi)]],
-                    fmt="o-", capsize=3, label=folder.name)
-    ax.axhline(0.5, color="grey", lw=0.8)
+        if gens:
+            _curve(ax, [0.5] + [g["vs_plain"][0] for g in gens],
+                   [0.5] + [g["vs_plain"][1] for g in gens],
+                   [0.5] + [g["vs_plain"][2] for g in gens], folder.name,
+                   x=[0] + [g["generation"] for g in gens])
     ax.set(title="Expert iteration: generation g vs plain ISMCTS\n(equal iterations, 95% "
-           "interval)", xlabel="generation", ylabel="duplicate score")
-    ax.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(png, dpi=110)
+           "interval)", xlabel="generation")
+
+
+def _search_panel(ax, tuned: dict, runs: list[Path], searched: dict[str, Path]) -> None:
+    for game, path in searched.items():
+        data = json.loads(path.read_text())
+        gens = [r["vs_plain"] for r in data["rounds"] if "vs_plain" in r]
+        _curve(ax, [0.5] + [g[0] for g in gens], [0.5] + [g[1] for g in gens],
+               [0.5] + [g[2] for g in gens], f"{game} ({data['budget']})")
+    ax.set(title="Search tuning (CEM): generation g vs untuned ISMCTS\n(same budget, fresh "
+           "deals, 95% interval)", xlabel="generation")
+
+
+def _curve(ax, y: list, lo: list, hi: list, label: str, x: list | None = None) -> None:
+    """Scores by generation with their 95% intervals as error bars."""
+    x = list(range(len(y))) if x is None else x
+    ax.errorbar(x, y, yerr=[[a - b for a, b in zip(y, lo)], [b - a for a, b in zip(y, hi)]],
+                fmt="o-", capsize=3, label=label)
 
 
 def main() -> None:
@@ -80,6 +109,7 @@ def main() -> None:
     ap.add_argument("--tuned", nargs="*", default=[], help="GAME=WEIGHTS.json")
     ap.add_argument("--models", nargs="*", default=[], help="GAME=MODEL.npz")
     ap.add_argument("--runs", nargs="*", default=[], type=Path)
+    ap.add_argument("--searched", nargs="*", default=[], help="GAME=SEARCH.json")
     ap.add_argument("--out", type=Path, default=Path("results/training.md"))
     args = ap.parse_args()
     tuned = dict(t.rsplit("=", 1) for t in args.tuned)
@@ -87,6 +117,9 @@ def main() -> None:
             for g, w in tuned.items()]
     rows += [equal_time(g, f"model={m}", args.seconds, args.deals, args.seed)
              for g, m in (t.rsplit("=", 1) for t in args.models)]
+    searched = dict(t.rsplit("=", 1) for t in args.searched)
+    rows += [equal_time(g, f"tuned={path}", args.seconds, args.deals, args.seed)
+             for g, path in searched.items()]
     lines = ["| game | trained side | score [95% interval] (deals) | ms/move A / B | minutes |",
              "|---|---|---|---|---|"]
     for r in rows:
@@ -99,7 +132,8 @@ def main() -> None:
                          f"{g['vs_plain'][0]:.3f} [{g['vs_plain'][1]:.3f}, {g['vs_plain'][2]:.3f}]"
                          f" vs plain, {g['vs_previous'][0]:.3f} vs previous | | |")
     png = args.out.with_suffix(".png")
-    plot({g: Path(w) for g, w in tuned.items()}, args.runs, png)
+    plot({g: Path(w) for g, w in tuned.items()}, args.runs,
+         {g: Path(p) for g, p in searched.items()}, png)
     args.out.with_suffix(".table.md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
 
