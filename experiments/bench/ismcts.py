@@ -7,7 +7,9 @@ For each game, from one mid-deal decision state (the same state for every measur
   ``resample_from_infostate``; the ratio (target ≥ 50×); and ours with heuristic rollouts (the
   default, stronger per iteration, slower);
 - the cost of one iteration against one random playout from the same state in the kernel
-  (target ≤ 3×);
+  (target ≤ 3×): against a playout from one fixed determinization of the state, and against a
+  playout from a fresh determinization each time (what a playout from an *information* state
+  costs, and what flat Monte Carlo pays per sample);
 - the memory a 100,000-iteration search allocates (tracemalloc peak: the tree arrays and every
   other NumPy or Python allocation; target ≤ 200 MB).
 
@@ -32,7 +34,7 @@ DEFAULT_GAMES = [
     "skip_columns(players=4)", "skip_domino(players=4)", "skip_fours", "skip_brook(players=4)",
     "skip_guess(players=4)", "skip_two_captains(players=4)", "skip_little_country(players=4)",
     "skip_harvest(players=4)", "skip_chains(players=4)", "skip_pyatki(players=4)",
-    "skip_pyatki_pairs",
+    "skip_pyatki_pairs", "classic_rummy", "classic_sixty_six_4p",
 ]
 
 
@@ -62,24 +64,33 @@ def ours(game: pyspiel.Game, state: pyspiel.State, iterations: int,
     from agents import make_agent
 
     make_agent(f"ismcts(iterations=50,rollout={rollout})", game).step(state)  # compile/load
-    bot = make_agent(f"ismcts(iterations={iterations},rollout={rollout})", game, seed=1)
-    bot.step(state)
-    return bot.last_search.iterations_per_second(), bot.last_search.nodes
+    best = 0.0
+    for _ in range(3):  # the best of three: the machine is shared
+        bot = make_agent(f"ismcts(iterations={iterations},rollout={rollout})", game, seed=1)
+        bot.step(state)
+        best = max(best, bot.last_search.iterations_per_second())
+    return best, bot.last_search.nodes
 
 
-def playout_rate(game: pyspiel.Game, state: pyspiel.State, count: int) -> float:
-    """Random playouts/s from ``state`` in the kernel (a fresh determinization first, as an
-    ISMCTS iteration does)."""
+def playout_rate(game: pyspiel.Game, state: pyspiel.State, count: int,
+                 determinize: bool) -> float:
+    """Random playouts/s from ``state`` in the kernel: from one determinization of it, or
+    (``determinize``) each from a fresh one, as an ISMCTS iteration and any player at an
+    information state must (the plan of the hidden cards made once, as ISMCTS does)."""
     from skip_ai.kernel.rng import make_rng
     from skip_ai.kernel.state import NUM_CARDS
 
+    p = state.current_player()
     world = state.kernel_state()
-    game.spec.kernel.resample(world, state.current_player(), make_rng(3),
-                              np.empty(NUM_CARDS, np.int64))
-    game.ops.playouts(world, make_rng(1), 10)
-    start = time.perf_counter()
-    game.ops.playouts(world, make_rng(1), count)
-    return count / (time.perf_counter() - start)
+    game.spec.kernel.resample(world, p, make_rng(3), np.empty(NUM_CARDS, np.int64))
+    observer = p if determinize else -1
+    game.ops.playouts(world, make_rng(1), 10, observer)
+    best = 0.0
+    for _ in range(3):  # the best of three: the machine is shared
+        start = time.perf_counter()
+        game.ops.playouts(world, make_rng(1), count, observer)
+        best = max(best, count / (time.perf_counter() - start))
+    return best
 
 
 def peak_mb(game: pyspiel.Game, state: pyspiel.State, iterations: int) -> float:
@@ -103,20 +114,23 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     import skip_ai  # noqa: F401
 
-    print("| game | ours it/s | OpenSpiel it/s | ratio | playouts/s | iteration / playout "
-          "| nodes | MB at 100k it | ours it/s, heuristic rollouts |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("| game | ours it/s | OpenSpiel it/s | ratio | playouts/s (one world) | iteration / "
+          "playout | playouts/s (fresh world each) | iteration / playout | nodes "
+          "| MB at 100k it | ours it/s, heuristic rollouts |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for name in args.games:
         game = pyspiel.load_game(name)
         state = mid_state(game, args.seed)
         rate, nodes = ours(game, state, args.ours)
         theirs = openspiel_rate(game, state, args.theirs)
-        playouts = playout_rate(game, state, max(1000, args.ours // 4))
+        count = max(1000, args.ours // 4)
+        fixed = playout_rate(game, state, count, determinize=False)
+        fresh = playout_rate(game, state, count, determinize=True)
         mb = peak_mb(game, state, args.memory_iterations)
         heuristic, _ = ours(game, state, args.ours // 4, "heuristic")
         print(f"| {name} | {rate:,.0f} | {theirs:,.0f} | {rate / theirs:,.0f}× | "
-              f"{playouts:,.0f} | {playouts / rate:.2f}× | {nodes:,} | {mb:.1f} | "
-              f"{heuristic:,.0f} |", flush=True)
+              f"{fixed:,.0f} | {fixed / rate:.2f}× | {fresh:,.0f} | {fresh / rate:.2f}× | "
+              f"{nodes:,} | {mb:.1f} | {heuristic:,.0f} |", flush=True)
     return 0
 
 

@@ -33,7 +33,8 @@ from agents.heuristics import heuristic_module
 from agents.policies import HEURISTIC, RANDOM
 
 from .rng import derive
-from .state import CHANCE, H_CUR, TERMINAL
+from .resample import PLAN_SIZE
+from .state import CHANCE, H_CUR, NUM_CARDS, TERMINAL, copy_into
 
 _ENGINES: dict = {}
 
@@ -116,12 +117,21 @@ def _build(K) -> SimpleNamespace:
         return count
 
     @njit(cache=True)
-    def playouts(root, rng, count):
-        """Play ``count`` random games to the end from copies of ``root``; returns the number
-        of actions applied (the benchmark's yardstick for one ISMCTS iteration)."""
+    def playouts(root, rng, count, observer):
+        """Play ``count`` random games to the end from copies of ``root``, each from a fresh
+        determinization for ``observer`` when ``observer >= 0`` (what playing out from an
+        information state costs); returns the number of actions applied (the benchmark's
+        yardstick for one ISMCTS iteration)."""
+        plan = np.empty(PLAN_SIZE, np.int64)
+        sigma = np.empty(NUM_CARDS, np.int64)
+        if observer >= 0:
+            K.resample_plan(root, observer, plan)
+        s = root.copy()
         total = 0
         for _ in range(count):
-            s = root.copy()
+            copy_into(s, root)
+            if observer >= 0:
+                K.resample_planned(s, plan, rng, sigma)
             while s[H_CUR] != TERMINAL:
                 if s[H_CUR] == CHANCE:
                     a = K.sample_chance(s, rng)
