@@ -292,16 +292,19 @@ class KernelState(pyspiel.State):
         world = self._s.copy()
         sigma = np.empty(NUM_CARDS, np.int64)
         self.spec.kernel.resample(world, p, rng, sigma)
-        return self.replay(sigma)
+        return self.replay(sigma, world)
 
-    def replay(self, sigma: np.ndarray | None = None) -> "KernelState":
-        """A new state built by replaying this history (card ids mapped through ``sigma``)."""
+    def replay(self, sigma: np.ndarray | None = None,
+               world: np.ndarray | None = None) -> "KernelState":
+        """A new state built by replaying this history (card ids mapped through ``sigma``;
+        with the resampled kernel state ``world``, hidden choices as that world has them:
+        ``GameSpec.remap_choice``)."""
         new = self.get_game().new_initial_state()
         start = self.spec.remap_start(self._s)
         for i, item in enumerate(self.full_history()):
             a = item.action
             if sigma is not None and i >= start:
-                a = self.spec.remap_action(item.player, a, sigma)
+                a = self.spec.remap_action(item.player, a, sigma, world, new._s)
             new.apply_action(a)
         return new
 
