@@ -1351,10 +1351,15 @@ def fitting_assignment(s, f, cards_, places, known, occupant, first, hidden, m, 
         w[LOC + cards_[j]] = LOC_NONE
         w[KNOWN + cards_[j]] = 0
     last = np.full(4, -1, np.int64)  # each seat's last slot
+    owner = np.empty(m, np.int64)  # whose cards each slot holds; 4: nobody's
+    left = np.zeros(5, np.int64)  # slots not filled yet, per owner
     for i in range(m):
         q = slot_owner(places[i], known[i])
+        owner[i] = q if q >= 0 else 4
+        left[owner[i]] += 1
         if q >= 0:
             last[q] = i
+    unplaced = hidden
     used = np.zeros(m, np.bool_)
     pos = np.full(m, -1, np.int64)  # each filled slot's card, as a position in ``perm``
     i = 0
@@ -1363,36 +1368,70 @@ def fitting_assignment(s, f, cards_, places, known, occupant, first, hidden, m, 
         if k >= 0:  # try this slot's next card
             take_card(w, cards_[perm[k]], places[i])
             used[perm[k]] = False
+            unplaced |= bit(cards_[perm[k]])
+            left[owner[i]] += 1
         elif i > 0 and places[i - 1] == places[i] and known[i - 1] == known[i] \
                 and first[occupant[i - 1]] == first[occupant[i]]:
             k = pos[i - 1]
         k += 1
+        left[owner[i]] -= 1
         while k < m:
             j = perm[k]
             if not used[j] and f[i, j]:
-                put_card(w, cards_[j], places[i], known[i], first[occupant[i]])
-                ok = True
+                c = cards_[j]
+                put_card(w, c, places[i], known[i], first[occupant[i]])
+                ok = counts_may_fit(w, left, unplaced & ~bit(c))
                 for q in range(4):
-                    if last[q] == i and not seat_facts_hold(w, q):
+                    if ok and last[q] == i and not seat_facts_hold(w, q):
                         ok = False
                 for t in range(2):
-                    if max(last[t], last[t + 2]) == i and not team_facts_hold(w, t):
+                    if ok and max(last[t], last[t + 2]) == i and not team_facts_hold(w, t):
                         ok = False
                 if ok:
                     break
-                take_card(w, cards_[j], places[i])
+                take_card(w, c, places[i])
             k += 1
         if k < m:
             used[perm[k]] = True
+            unplaced &= ~bit(cards_[perm[k]])
             pos[i] = k
             i += 1
         else:
+            left[owner[i]] += 1
             pos[i] = -1
             i -= 1
             if i < 0:
                 raise ValueError("resample: no world fits the public facts")
     for i in range(m):
         assign[i] = perm[pos[i]]
+
+
+@njit(cache=True)
+def counts_may_fit(w, left, unplaced):
+    """Can the counted facts still hold once the slots left are filled? The search's bound,
+    so that a choice that starves another seat fails at once: each seat's proved pictures
+    (bids) and unused nines (``NINES``, the announced count) must fit in his slots left, and
+    all of them among the ``unplaced`` cards, which the slots left (``left[q]`` per seat,
+    ``left[4]`` nobody's) must also be able to take."""
+    for k in range(2):
+        cat = PICTURES if k == 0 else ALL_NINES & ~w[SX_USED]
+        free = popcount(unplaced & cat)
+        need = 0
+        room = left[4]
+        for q in range(4):
+            have = popcount(owned(w, q) & cat)
+            lo, hi = w[SX_PICS_MIN + q], 6
+            if k == 1:
+                lo, hi = (2 if w[SX_ASKED + q] else 0), 4
+                if w[SX_COUNT + q] >= 0:
+                    lo, hi = w[SX_COUNT + q], w[SX_COUNT + q]
+            if have > hi or have + left[q] < lo:
+                return False
+            need += max(0, lo - have)
+            room += min(left[q], hi - have)
+        if need > free or free > room:
+            return False
+    return True
 
 
 @njit(cache=True)
