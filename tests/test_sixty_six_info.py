@@ -90,14 +90,37 @@ def test_the_second_catcher_does_not_see_the_first_catch():
     assert {catches(kernel_resample(state, 1, seed))[0] for seed in range(10)} == {"h"}
 
 
+BOTH_HANDS = {0: ("9s Ah Kd", "9c Jc Kc"), 1: ("Ac Tc 9d", "Qc 9h Ad"),
+              2: ("Js Td Ks", "Qd Jd As"), 3: ("Th Kh Ts", "Qh Jh Qs")}
+"""Seat 0 and seat 1 hold two nines each: both teams play two dark."""
+
+
 def test_a_resolved_catch_is_public_and_stays():
-    state = at_target("s", "h")
+    state = at_target("s", "h", BOTH_HANDS)
     play(state, ["9c"])  # not caught; the catches are shown with the result
     for p in range(4):
         for seed in range(10):
             r = state.resample_from_infostate(p, rng=make_rng(seed))
             assert catches(r.kernel_state()) == "sh"
             same_view(r, state, p)
+    # the other team's game: the first game's catches stay public (and true in every world),
+    # the new ones are hidden from those who did not make them
+    play(state, ["NINES", "TWO_DARK", "CATCH(c)", "CATCH(d)"])
+    assert state.current_player() == 1
+    for p in range(4):
+        assert "catch0=sh" in state.information_state_string(p)
+        assert "catch1" not in state.information_state_string(p)
+    seen = set()
+    for seed in range(100):
+        r = state.resample_from_infostate(1, rng=make_rng(seed))
+        s = r.kernel_state()
+        assert s[K.SX_TEAM_CATCH] == 1 + 4 * SUITS.index("s") + SUITS.index("h")
+        seen.add(catches(s))
+        same_view(r, state, 1)
+    assert len(seen) == 16
+    play(state, ["9d"])  # caught by seat 0's diamond
+    assert "catch0=sh" in state.information_state_string(3)
+    assert "catch1=cd" in state.information_state_string(3)
 
 
 @pytest.mark.parametrize("p", [0, 2])

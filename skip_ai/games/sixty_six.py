@@ -35,7 +35,17 @@ starts (the resampler re-deals only the current deal); bids and contracts ``SX_B
 (offered nines), ``SX_NINES_PLAYED[t]``, ``SX_OFFER_*`` (the offers' facts), ``SX_NG_*`` (the
 nines game under way), ``SX_ASKED[q]``, ``SX_COUNT[q]`` (announced unused nines, -1),
 ``SX_FOUR_*`` (the four-nines facts), ``SX_TEAM_GAME[t]`` the nines game team t chose,
-``SX_LAST_*`` the last result for the text.
+``SX_TEAM_CATCH[t]`` its catches once shown, ``SX_LAST_*`` the last result for the text.
+
+Resampling for player p (§12.10) re-deals the cards of the current deal hidden from p and
+redraws the hidden choices: the catchers' suits of an unresolved nines game that p did not
+make, uniformly among the legal ones (a resolved game's catches are public and stay). It keeps
+every public fact: first-round cards stay first-round cards, voids (``NOT_HOLD``, ``SX_NOT1``),
+E's named suit, the offers beaten or not, the announced counts and ``NINES``, three / four
+nines, the four-nines result, the pictures and catchable cards that bids and discards proved.
+Worlds are drawn uniformly until one fits (``TRIES``), else searched for (never a world that
+contradicts a public event); either way they depend only on p's information and the
+generator. ``remap_choice`` writes the redrawn catches into the replayed history.
 
 Observation tensor (``OBS_SIZE`` floats) for player p, relative seat k = seat (p + k) % 4:
 ``[0, 72)`` the common part (``kernel.state.write_common_observation``); then ``[72, 126)``
@@ -180,7 +190,8 @@ SX_LAST_TEXT = SX_FOUR_ALL + 1             # code of the last automatic result (
 SX_LAST_A = SX_LAST_TEXT + 1
 SX_LAST_B = SX_LAST_A + 1
 SX_TEAM_GAME = SX_LAST_B + 1               # per team: the nines game it chose (0 none)
-STATE_SIZE = SX_TEAM_GAME + 2
+SX_TEAM_CATCH = SX_TEAM_GAME + 2           # per team: its game's catches, 1 + 4 c0 + c1 (0)
+STATE_SIZE = SX_TEAM_CATCH + 2
 
 # codes of SX_LAST_TEXT
 R_NONE, R_CUT3, R_OFFER, R_NINES_GAME, R_FOUR, R_SIX_SHOWN, R_CONTRACT, R_DECLARE, \
@@ -1022,6 +1033,7 @@ def apply_nines(s, cur, a):
         s[SX_NG_LAID] |= bit(a)
         worth = 2 if s[SX_NG_GAME] == TWO_DARK else 3
         caught = s[SX_NG_CATCH] == a // 13 or s[SX_NG_CATCH + 1] == a // 13
+        s[SX_TEAM_CATCH + t] = 1 + 4 * s[SX_NG_CATCH] + s[SX_NG_CATCH + 1]  # now public
         winner = 1 - t if caught else t
         set_last(s, R_NINES_GAME, winner, worth)
     else:  # PH_NG_FOUR
@@ -1499,8 +1511,9 @@ def _result_text(s) -> str:
 
 
 def public_record(s) -> str:
-    """What automatic events showed (results, covers, the announced count, the catchers'
-    choices) and the board: facts the action history alone does not tell."""
+    """What automatic events showed (results, covers, the announced count, each team's
+    nines game's catches once resolved) and the board: facts the action history alone does
+    not tell."""
     out = [f"board={int(s[SX_BOARD])}:{int(s[SX_BOARD + 1])}"]
     for q in range(4):
         if s[SX_OFFER_TO + q] >= 0:
@@ -1508,9 +1521,10 @@ def public_record(s) -> str:
                        f"{'beaten' if s[SX_OFFER_BEATEN + q] else 'not_beaten'}")
         if s[SX_COUNT + q] >= 0:
             out.append(f"count{q}={int(s[SX_COUNT + q])}")
-    if s[SX_NG_INIT] >= 0 and s[SX_PHASE] != PH_NG_CATCH and s[SX_PHASE] != PH_NG_TARGET \
-            and s[SX_NG_GAME] in (TWO_DARK, THREE_NINES) and s[SX_NG_STEP] == 2:
-        out.append("catch=" + "".join(SUIT_CHARS[int(s[SX_NG_CATCH + i])] for i in range(2)))
+    for t in range(2):  # kept for the whole deal: the history shows catches as "?"
+        code = int(s[SX_TEAM_CATCH + t]) - 1
+        if code >= 0:
+            out.append(f"catch{t}={SUIT_CHARS[code // 4]}{SUIT_CHARS[code % 4]}")
     shown = [c for c in range(NUM_CARDS) if 0 <= s[LOC + c] < 4 and s[KNOWN + c] == 15]
     if shown:
         out.append("shown=" + cards.cards_to_str(shown))
