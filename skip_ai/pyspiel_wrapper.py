@@ -281,8 +281,9 @@ class KernelState(pyspiel.State):
         with everything hidden from that player re-dealt consistently with public events.
 
         Built by replaying this history from a new initial state with the hidden cards
-        relabelled, so the result's history (new chance outcomes included) is legal by
-        construction. Randomness: ``rng`` (a kernel generator) if given, else a fresh seed
+        relabelled (and the hidden choices the game's ``resample`` redrew), so the result's
+        history (new chance outcomes included) is legal by construction and its state is the
+        kernel's resampled world. Randomness: ``rng`` (a kernel generator) if given, else a fresh seed
         mixed from ``probability_sampler`` (as OpenSpiel's ISMCTS passes it) and a counter.
         """
         p = self._check_player(player_id)
