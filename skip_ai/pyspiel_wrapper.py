@@ -281,8 +281,9 @@ class KernelState(pyspiel.State):
         with everything hidden from that player re-dealt consistently with public events.
 
         Built by replaying this history from a new initial state with the hidden cards
-        relabelled, so the result's history (new chance outcomes included) is legal by
-        construction. Randomness: ``rng`` (a kernel generator) if given, else a fresh seed
+        relabelled (and the hidden choices the game's ``resample`` redrew), so the result's
+        history (new chance outcomes included) is legal by construction and its state is the
+        kernel's resampled world. Randomness: ``rng`` (a kernel generator) if given, else a fresh seed
         mixed from ``probability_sampler`` (as OpenSpiel's ISMCTS passes it) and a counter.
         """
         p = self._check_player(player_id)
@@ -292,16 +293,19 @@ class KernelState(pyspiel.State):
         world = self._s.copy()
         sigma = np.empty(NUM_CARDS, np.int64)
         self.spec.kernel.resample(world, p, rng, sigma)
-        return self.replay(sigma)
+        return self.replay(sigma, world)
 
-    def replay(self, sigma: np.ndarray | None = None) -> "KernelState":
-        """A new state built by replaying this history (card ids mapped through ``sigma``)."""
+    def replay(self, sigma: np.ndarray | None = None,
+               world: np.ndarray | None = None) -> "KernelState":
+        """A new state built by replaying this history (card ids mapped through ``sigma``;
+        with the resampled kernel state ``world``, hidden choices as that world has them:
+        ``GameSpec.remap_choice``)."""
         new = self.get_game().new_initial_state()
         start = self.spec.remap_start(self._s)
         for i, item in enumerate(self.full_history()):
             a = item.action
             if sigma is not None and i >= start:
-                a = self.spec.remap_action(item.player, a, sigma)
+                a = self.spec.remap_action(item.player, a, sigma, world, new._s)
             new.apply_action(a)
         return new
 

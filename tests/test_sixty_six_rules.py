@@ -429,7 +429,7 @@ def test_two_dark_caught_or_not():
     assert texts(state) == ["9c", "9s"]
     play(state, ["9c"])  # not caught
     assert state.scores() == [2.0, 0.0]
-    assert "catch=sh" in state.information_state_string(2)
+    assert "catch0=sh" in state.information_state_string(2)
     assert state.current_player() == 1  # the phase goes on
 
 

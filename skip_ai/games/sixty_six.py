@@ -35,7 +35,17 @@ starts (the resampler re-deals only the current deal); bids and contracts ``SX_B
 (offered nines), ``SX_NINES_PLAYED[t]``, ``SX_OFFER_*`` (the offers' facts), ``SX_NG_*`` (the
 nines game under way), ``SX_ASKED[q]``, ``SX_COUNT[q]`` (announced unused nines, -1),
 ``SX_FOUR_*`` (the four-nines facts), ``SX_TEAM_GAME[t]`` the nines game team t chose,
-``SX_LAST_*`` the last result for the text.
+``SX_TEAM_CATCH[t]`` its catches once shown, ``SX_LAST_*`` the last result for the text.
+
+Resampling for player p (§12.10) re-deals the cards of the current deal hidden from p and
+redraws the hidden choices: the catchers' suits of an unresolved nines game that p did not
+make, uniformly among the legal ones (a resolved game's catches are public and stay). It keeps
+every public fact: first-round cards stay first-round cards, voids (``NOT_HOLD``, ``SX_NOT1``),
+E's named suit, the offers beaten or not, the announced counts and ``NINES``, three / four
+nines, the four-nines result, the pictures and catchable cards that bids and discards proved.
+Worlds are drawn uniformly until one fits (``TRIES``), else searched for (never a world that
+contradicts a public event); either way they depend only on p's information and the
+generator. ``remap_choice`` writes the redrawn catches into the replayed history.
 
 Observation tensor (``OBS_SIZE`` floats) for player p, relative seat k = seat (p + k) % 4:
 ``[0, 72)`` the common part (``kernel.state.write_common_observation``); then ``[72, 126)``
@@ -62,6 +72,7 @@ from skip_ai.kernel.resample import (
     hidden_slots,
     relabel,
     sample_assignment,
+    shuffle,
 )
 from skip_ai.kernel.rng import below
 from skip_ai.kernel.state import (
@@ -77,6 +88,7 @@ from skip_ai.kernel.state import (
     KNOWN,
     LOC,
     LOC_DECK,
+    LOC_NONE,
     LOC_UNSEEN,
     MAX_SEATS,
     NOT_HOLD,
@@ -127,7 +139,7 @@ FULL_DECK = np.int64(0)
 for _s in range(4):
     FULL_DECK |= SUIT_BITS << (13 * _s)
 TRIES = 4000
-"""Worlds drawn by ``resample`` before it gives up (the true world always fits)."""
+"""Uniform worlds drawn by ``resample`` before it searches for one that fits."""
 LOC_BOTTOM = LOC_TAKEN + 2
 """The cut bottom card: face up under the deck (public)."""
 
@@ -179,7 +191,8 @@ SX_LAST_TEXT = SX_FOUR_ALL + 1             # code of the last automatic result (
 SX_LAST_A = SX_LAST_TEXT + 1
 SX_LAST_B = SX_LAST_A + 1
 SX_TEAM_GAME = SX_LAST_B + 1               # per team: the nines game it chose (0 none)
-STATE_SIZE = SX_TEAM_GAME + 2
+SX_TEAM_CATCH = SX_TEAM_GAME + 2           # per team: its game's catches, 1 + 4 c0 + c1 (0)
+STATE_SIZE = SX_TEAM_CATCH + 2
 
 # codes of SX_LAST_TEXT
 R_NONE, R_CUT3, R_OFFER, R_NINES_GAME, R_FOUR, R_SIX_SHOWN, R_CONTRACT, R_DECLARE, \
@@ -667,21 +680,28 @@ def nines_legal(s, cur, held):
             extra |= one << (FOUR_NINES - 52)
         return np.int64(0), extra
     if ph == PH_NG_CATCH:
-        if s[SX_NG_GAME] == TWO_DARK:
-            return np.int64(0), np.int64(0b1111) << (CATCH0 - 52)
-        extra = np.int64(0)
-        m = s[SX_NG_LAID]
-        while m:
-            c = lowest(m)
-            m &= m - 1
-            extra |= one << (CATCH0 - 52 + c // 13)
-        return np.int64(0), extra
+        return np.int64(0), catch_suits(s) << (CATCH0 - 52)
     if ph == PH_NG_TARGET:
         if s[SX_NG_GAME] == TWO_DARK:
             return held & ALL_NINES & ~s[SX_USED], np.int64(0)
         return s[SX_NG_LAID], np.int64(0)
     # PH_NG_FOUR
     return np.int64(0), one << (LEFT - 52) | one << (RIGHT - 52)
+
+
+@njit(cache=True)
+def catch_suits(s):
+    """The suits a catcher may choose (§12.7.3), as bits: any in two dark, a laid nine's in
+    three nines. Public, so ``resample`` redraws a hidden catch among them."""
+    if s[SX_NG_GAME] == TWO_DARK:
+        return np.int64(0b1111)
+    out = np.int64(0)
+    m = s[SX_NG_LAID]
+    while m:
+        c = lowest(m)
+        m &= m - 1
+        out |= np.int64(1) << (c // 13)
+    return out
 
 
 @njit(cache=True)
@@ -1014,6 +1034,7 @@ def apply_nines(s, cur, a):
         s[SX_NG_LAID] |= bit(a)
         worth = 2 if s[SX_NG_GAME] == TWO_DARK else 3
         caught = s[SX_NG_CATCH] == a // 13 or s[SX_NG_CATCH + 1] == a // 13
+        s[SX_TEAM_CATCH + t] = 1 + 4 * s[SX_NG_CATCH] + s[SX_NG_CATCH + 1]  # now public
         winner = 1 - t if caught else t
         set_last(s, R_NINES_GAME, winner, worth)
     else:  # PH_NG_FOUR
@@ -1158,52 +1179,64 @@ def observation(s, p, out):
 # ----- resampling ---------------------------------------------------------------------------
 
 @njit(cache=True)
-def facts_hold(s):
-    """The public facts that are not a plain "cannot hold" (``NOT_HOLD``, ``SX_NOT1``):
-    checked on a resampled world (§12.10)."""
-    e = elder(s)
-    if s[SX_NAMED] >= 0 and (owned(s, e) & s[SX_R1] & suit_mask(s[SX_NAMED])) == 0:
+def seat_facts_hold(s, q):
+    """The public facts about the cards seat ``q`` holds or held in this deal that are not a
+    plain "cannot hold" (``NOT_HOLD``, ``SX_NOT1``), §12.10. They read ``q``'s cards only, so
+    a world can be checked seat by seat while it is being built."""
+    own = owned(s, q)
+    named = s[SX_NAMED]
+    if q == elder(s) and named >= 0 and (own & s[SX_R1] & suit_mask(named)) == 0:
         return False
-    for q in range(4):
-        own = owned(s, q)
-        if s[SX_PICS_MIN + q] and popcount(own & PICTURES) < s[SX_PICS_MIN + q]:
+    if s[SX_PICS_MIN + q] and popcount(own & PICTURES) < s[SX_PICS_MIN + q]:
+        return False
+    if s[SX_CATCHABLE + q]:
+        kept = own
+        if s[SX_CATCHABLE + q] == 2:  # after his discard he kept a catchable card
+            kept = s[HAND + q] | s[SX_PLAYED + q]
+        if (catchable(own) & kept) == 0:
             return False
-        if s[SX_CATCHABLE + q]:
-            kept = own
-            if s[SX_CATCHABLE + q] == 2:  # after his discard he kept a catchable card
-                kept = s[HAND + q] | s[SX_PLAYED + q]
-            if (catchable(own) & kept) == 0:
-                return False
-        if s[SX_ASKED + q] and popcount(own & ALL_NINES & ~s[SX_USED]) < 2:
-            return False
-        if s[SX_COUNT + q] >= 0 and popcount(own & ALL_NINES & ~s[SX_USED]) != s[SX_COUNT + q]:
-            return False
-        opp = s[SX_OFFER_TO + q]
-        if opp >= 0 and s[SX_OFFER_BEATEN + q] == 0:
-            first = owned(s, opp) & (s[SX_R1] | revealed_mask(s, opp))
+    unused = popcount(own & ALL_NINES & ~s[SX_USED])
+    if s[SX_ASKED + q] and unused < 2:
+        return False
+    if s[SX_COUNT + q] >= 0 and unused != s[SX_COUNT + q]:
+        return False
+    for o in range(4):  # an offer to q that he did not beat: he lacked one of its suits
+        if s[SX_OFFER_TO + o] == q and s[SX_OFFER_BEATEN + o] == 0:
+            first = own & (s[SX_R1] | revealed_mask(s, q))
             beaten = True
-            m = s[SX_OFFER_MASK + q]
+            m = s[SX_OFFER_MASK + o]
             while m:
                 c = lowest(m)
                 m &= m - 1
                 beaten = beaten and (first & suit_mask(c // 13)) != 0
             if beaten:
                 return False
-    for t in range(2):  # three / four nines: the team held exactly that many
-        g = s[SX_TEAM_GAME + t]
-        if g == THREE_NINES or g == FOUR_NINES:
-            both = owned(s, t) | owned(s, t + 2)
-            if popcount(both & ALL_NINES & ~s[SX_USED]) != (3 if g == THREE_NINES else 4):
-                return False
-    opp = s[SX_FOUR_OPP]
-    if opp >= 0:
-        own = owned(s, opp)
+    if s[SX_FOUR_OPP] == q:
         full = True
         for su in range(4):
             full = full and (own & suit_mask(su)) != 0
         if full != (s[SX_FOUR_ALL] == 1):
             return False
     return True
+
+
+@njit(cache=True)
+def team_facts_hold(s, t):
+    """Three / four nines: team ``t`` held exactly that many unused nines."""
+    g = s[SX_TEAM_GAME + t]
+    if g == THREE_NINES or g == FOUR_NINES:
+        both = owned(s, t) | owned(s, t + 2)
+        return popcount(both & ALL_NINES & ~s[SX_USED]) == (3 if g == THREE_NINES else 4)
+    return True
+
+
+@njit(cache=True)
+def facts_hold(s):
+    """Every public fact that is not a plain "cannot hold": checked on a resampled world."""
+    for q in range(4):
+        if not seat_facts_hold(s, q):
+            return False
+    return team_facts_hold(s, 0) and team_facts_hold(s, 1)
 
 
 @njit(cache=True)
@@ -1220,10 +1253,20 @@ def revealed_mask(s, q):
 
 @njit(cache=True)
 def resample(s, p, rng, sigma):
-    """Re-deal every card hidden from ``p``, consistently with what is public (§12.10): the
-    slots of first-round cards stay first-round slots (their own ``SX_NOT1`` facts), ``NOT_HOLD``
-    (voids) is kept by construction, and the other facts (``facts_hold``) by drawing worlds
-    until one fits. ``sigma`` receives the card permutation."""
+    """Re-deal every card hidden from ``p`` and redraw the choices hidden from him,
+    consistently with what is public (§12.10). The slots of first-round cards stay
+    first-round slots (their own ``SX_NOT1`` facts) and ``NOT_HOLD`` (voids) is kept by
+    construction; the other facts (``facts_hold``) by drawing up to ``TRIES`` uniform worlds
+    until one fits, else by a search that always finds one (``fitting_assignment``): never
+    a world that contradicts a public event. Then the catchers' suits that ``p`` did not see
+    are drawn anew (``redraw_catches``). ``sigma`` receives the card permutation; the
+    redrawn choices are read from the world (``remap_choice``)."""
+    resample_tries(s, p, rng, sigma, TRIES)
+
+
+@njit(cache=True)
+def resample_tries(s, p, rng, sigma, tries):
+    """``resample`` with ``tries`` uniform worlds before the search (0: the search alone)."""
     cards_ = np.empty(NUM_CARDS, np.int64)
     places = np.empty(NUM_CARDS, np.int64)
     known = np.empty(NUM_CARDS, np.int64)
@@ -1244,18 +1287,187 @@ def resample(s, p, rng, sigma):
                     f[i, j] = False
     assign = np.empty(m, np.int64)
     world = s.copy()
-    for _ in range(TRIES):
+    for _ in range(tries):
         sample_assignment(f, m, rng, assign)
-        world[:] = s
-        r1 = s[SX_R1] & ~hidden
-        for i in range(m):
-            if first[occupant[i]]:
-                r1 |= bit(cards_[assign[i]])
-        relabel(world, cards_, places, known, occupant, assign, m, sigma)
-        world[SX_R1] = r1
+        place_cards(world, s, cards_, places, known, occupant, first, hidden, assign, m, sigma)
         if facts_hold(world):
             break
+    else:
+        fitting_assignment(s, f, cards_, places, known, occupant, first, hidden, m, rng,
+                           assign)
+        place_cards(world, s, cards_, places, known, occupant, first, hidden, assign, m, sigma)
     s[:] = world
+    redraw_catches(s, p, rng)
+
+
+@njit(cache=True)
+def place_cards(world, s, cards_, places, known, occupant, first, hidden, assign, m, sigma):
+    """``world`` becomes ``s`` with card ``cards_[assign[i]]`` in slot ``i``; the cards of
+    first-round slots are the first-round cards (``SX_R1``)."""
+    world[:] = s
+    r1 = s[SX_R1] & ~hidden
+    for i in range(m):
+        if first[occupant[i]]:
+            r1 |= bit(cards_[assign[i]])
+    relabel(world, cards_, places, known, occupant, assign, m, sigma)
+    world[SX_R1] = r1
+
+
+@njit(cache=True, inline="always")
+def slot_owner(place, kn):
+    """The seat whose cards a slot holds: his hand, or his own face-down discard; else -1."""
+    if 0 <= place < 4:
+        return place
+    if place == LOC_UNSEEN:
+        for q in range(4):
+            if kn == 1 << q:
+                return q
+    return -1
+
+
+@njit(cache=True, inline="always")
+def put_card(w, c, place, kn, is_first):
+    w[LOC + c] = place
+    w[KNOWN + c] = kn
+    if 0 <= place < 4:
+        w[HAND + place] |= bit(c)
+    if is_first:
+        w[SX_R1] |= bit(c)
+
+
+@njit(cache=True, inline="always")
+def take_card(w, c, place):
+    w[LOC + c] = LOC_NONE
+    w[KNOWN + c] = 0
+    if 0 <= place < 4:
+        w[HAND + place] &= ~bit(c)
+    w[SX_R1] &= ~bit(c)
+
+
+@njit(cache=True)
+def fitting_assignment(s, f, cards_, places, known, occupant, first, hidden, m, rng,
+                       assign):
+    """Into ``assign``, a world that fits every fact, for when ``TRIES`` uniform worlds did
+    not (a few very constrained positions, e.g. two picture bids): a depth-first search over
+    the slots in canonical order, each trying the hidden cards in one random order. Alike
+    slots (same place, known bits and round) take their cards in that order, so a hand is
+    tried once as a set, and a seat's facts (and its team's, once both partners are
+    complete) are checked as soon as its last slot is filled. The true world fits, so one
+    is always found; like the slots it depends only on what ``p`` knows and on ``rng``."""
+    perm = np.empty(m, np.int64)
+    shuffle(m, rng, perm)
+    w = s.copy()  # the cards placed so far; the hidden ones nowhere yet
+    w[SX_R1] = s[SX_R1] & ~hidden
+    for q in range(4):
+        w[HAND + q] &= ~hidden
+    for j in range(m):
+        w[LOC + cards_[j]] = LOC_NONE
+        w[KNOWN + cards_[j]] = 0
+    last = np.full(4, -1, np.int64)  # each seat's last slot
+    owner = np.empty(m, np.int64)  # whose cards each slot holds; 4: nobody's
+    left = np.zeros(5, np.int64)  # slots not filled yet, per owner
+    for i in range(m):
+        q = slot_owner(places[i], known[i])
+        owner[i] = q if q >= 0 else 4
+        left[owner[i]] += 1
+        if q >= 0:
+            last[q] = i
+    unplaced = hidden
+    used = np.zeros(m, np.bool_)
+    pos = np.full(m, -1, np.int64)  # each filled slot's card, as a position in ``perm``
+    i = 0
+    while i < m:
+        k = pos[i]
+        if k >= 0:  # try this slot's next card
+            take_card(w, cards_[perm[k]], places[i])
+            used[perm[k]] = False
+            unplaced |= bit(cards_[perm[k]])
+            left[owner[i]] += 1
+        elif i > 0 and places[i - 1] == places[i] and known[i - 1] == known[i] \
+                and first[occupant[i - 1]] == first[occupant[i]]:
+            k = pos[i - 1]
+        k += 1
+        left[owner[i]] -= 1
+        while k < m:
+            j = perm[k]
+            if not used[j] and f[i, j]:
+                c = cards_[j]
+                put_card(w, c, places[i], known[i], first[occupant[i]])
+                ok = counts_may_fit(w, left, unplaced & ~bit(c))
+                for q in range(4):
+                    if ok and last[q] == i and not seat_facts_hold(w, q):
+                        ok = False
+                for t in range(2):
+                    if ok and max(last[t], last[t + 2]) == i and not team_facts_hold(w, t):
+                        ok = False
+                if ok:
+                    break
+                take_card(w, c, places[i])
+            k += 1
+        if k < m:
+            used[perm[k]] = True
+            unplaced &= ~bit(cards_[perm[k]])
+            pos[i] = k
+            i += 1
+        else:
+            left[owner[i]] += 1
+            pos[i] = -1
+            i -= 1
+            if i < 0:
+                raise ValueError("resample: no world fits the public facts")
+    for i in range(m):
+        assign[i] = perm[pos[i]]
+
+
+@njit(cache=True)
+def counts_may_fit(w, left, unplaced):
+    """Can the counted facts still hold once the slots left are filled? The search's bound,
+    so that a choice that starves another seat fails at once: each seat's proved pictures
+    (bids) and unused nines (``NINES``, the announced count) must fit in his slots left, and
+    all of them among the ``unplaced`` cards, which the slots left (``left[q]`` per seat,
+    ``left[4]`` nobody's) must also be able to take."""
+    for k in range(2):
+        cat = PICTURES if k == 0 else ALL_NINES & ~w[SX_USED]
+        free = popcount(unplaced & cat)
+        need = 0
+        room = left[4]
+        for q in range(4):
+            have = popcount(owned(w, q) & cat)
+            lo, hi = w[SX_PICS_MIN + q], 6
+            if k == 1:
+                lo, hi = (2 if w[SX_ASKED + q] else 0), 4
+                if w[SX_COUNT + q] >= 0:
+                    lo, hi = w[SX_COUNT + q], w[SX_COUNT + q]
+            if have > hi or have + left[q] < lo:
+                return False
+            need += max(0, lo - have)
+            room += min(left[q], hi - have)
+        if need > free or free > room:
+            return False
+    return True
+
+
+@njit(cache=True)
+def redraw_catches(s, p, rng):
+    """The catchers' suits of the nines game under way that ``p`` did not see, drawn anew,
+    uniformly among the legal ones (§12.7.3: chosen secretly, revealed with the result).
+    A resolved game's catches are public and stay."""
+    ph = s[SX_PHASE]
+    if ph != PH_NG_CATCH and ph != PH_NG_TARGET:
+        return
+    suits = catch_suits(s)
+    for i in range(s[SX_NG_STEP]):
+        if seat_after(s[SX_NG_INIT], 1 + 2 * i) != p:
+            s[SX_NG_CATCH + i] = kth(suits, below(rng, popcount(suits)))
+
+
+def remap_choice(world: np.ndarray, before: np.ndarray, action: int) -> int:
+    """``GameSpec.remap_choice``: a catch of the nines game under way in the resampled
+    ``world`` is the suit that world drew (``redraw_catches``); every other action stays."""
+    if (world[SX_PHASE] in (PH_NG_CATCH, PH_NG_TARGET) and before[SX_PHASE] == PH_NG_CATCH
+            and before[SX_NG_INIT] == world[SX_NG_INIT]):
+        return CATCH0 + int(world[SX_NG_CATCH + before[SX_NG_STEP]])
+    return action
 
 
 @njit(cache=True)
@@ -1311,8 +1523,9 @@ def _result_text(s) -> str:
 
 
 def public_record(s) -> str:
-    """What automatic events showed (results, covers, the announced count, the catchers'
-    choices) and the board: facts the action history alone does not tell."""
+    """What automatic events showed (results, covers, the announced count, each team's
+    nines game's catches once resolved) and the board: facts the action history alone does
+    not tell."""
     out = [f"board={int(s[SX_BOARD])}:{int(s[SX_BOARD + 1])}"]
     for q in range(4):
         if s[SX_OFFER_TO + q] >= 0:
@@ -1320,9 +1533,10 @@ def public_record(s) -> str:
                        f"{'beaten' if s[SX_OFFER_BEATEN + q] else 'not_beaten'}")
         if s[SX_COUNT + q] >= 0:
             out.append(f"count{q}={int(s[SX_COUNT + q])}")
-    if s[SX_NG_INIT] >= 0 and s[SX_PHASE] != PH_NG_CATCH and s[SX_PHASE] != PH_NG_TARGET \
-            and s[SX_NG_GAME] in (TWO_DARK, THREE_NINES) and s[SX_NG_STEP] == 2:
-        out.append("catch=" + "".join(SUIT_CHARS[int(s[SX_NG_CATCH + i])] for i in range(2)))
+    for t in range(2):  # kept for the whole deal: the history shows catches as "?"
+        code = int(s[SX_TEAM_CATCH + t]) - 1
+        if code >= 0:
+            out.append(f"catch{t}={SUIT_CHARS[code // 4]}{SUIT_CHARS[code % 4]}")
     shown = [c for c in range(NUM_CARDS) if 0 <= s[LOC + c] < 4 and s[KNOWN + c] == 15]
     if shown:
         out.append("shown=" + cards.cards_to_str(shown))
@@ -1422,5 +1636,6 @@ SPEC = GameSpec(
     public_record=public_record,
     remap_start=lambda s: int(s[SX_DEAL_START]),
     remap_player_cards=True,
+    remap_choice=remap_choice,
 )
 register(SPEC)

@@ -123,6 +123,12 @@ class GameSpec:
     remap_player_cards: bool = False
     """Players' card actions go through the resample's permutation too: some are hidden
     (Sixty-six's face-down discards); public cards map to themselves."""
+    remap_choice: Callable[[np.ndarray, np.ndarray, int], int] | None = None
+    """For a game whose ``resample`` also redraws hidden *choices* (Sixty-six's catchers'
+    secret suits), which a card permutation cannot express: ``(world, before, action)`` → the
+    player's action as the resampled kernel state ``world`` has it, ``before`` being the
+    replayed state just before that action. So the replayed history leads to that very
+    world. None: players' actions are only remapped as cards."""
 
     @property
     def seat_teams(self) -> "text.TeamNames":
@@ -186,10 +192,16 @@ class GameSpec:
         assert len(values) <= NUM_PARAMS
         return np.array(values, dtype=np.int64)
 
-    def remap_action(self, actor: int, action: int, sigma: np.ndarray) -> int:
+    def remap_action(self, actor: int, action: int, sigma: np.ndarray,
+                     world: np.ndarray | None = None, before: np.ndarray | None = None) -> int:
         """An action of a history rewritten for a resampled world: chance outcomes are card
         ids and go through ``sigma``; players' actions only ever show public cards, unless
-        ``remap_player_cards``."""
-        if actor == CHANCE or (self.remap_player_cards and 0 <= action < NUM_CARDS):
+        ``remap_player_cards``; given the resampled ``world`` and the replayed state
+        ``before`` the action, a player's action goes through ``remap_choice`` too."""
+        if actor == CHANCE:
             return int(sigma[action])
+        if self.remap_player_cards and 0 <= action < NUM_CARDS:
+            action = int(sigma[action])
+        if self.remap_choice is not None and world is not None:
+            action = self.remap_choice(world, before, action)
         return action
