@@ -205,7 +205,8 @@ NO_KIND = np.zeros(NUM_CARDS, np.int64)
 @njit(cache=True)
 def plan_hidden(s, p, kind, plan):
     """Fill ``plan`` for re-dealing the cards hidden from ``p`` in ``s``: the canonical slots
-    (``hidden_slots``) and, per ``kind`` class in ascending order, its slots and its cards."""
+    (``hidden_slots``) and, per ``kind`` class (``0 <= kind < NUM_CARDS``) in ascending order,
+    its slots and its cards."""
     m = hidden_slots(s, p, kind, plan[_CARDS:], plan[_PLACES:], plan[_KNOWN:],
                      plan[_OCCUPANT:])
     plan[P_PLAYER] = p
