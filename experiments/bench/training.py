@@ -27,6 +27,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.ticker import MaxNLocator  # noqa: E402
 
 from skip_ai.match import match  # noqa: E402
 
@@ -57,7 +58,9 @@ def plot(tuned: dict[str, Path], runs: list[Path], searched: dict[str, Path], pn
     for ax, draw in zip(axes[0], panels):
         draw(ax, tuned, runs, searched)
         ax.axhline(0.5, color="grey", lw=0.8)
-        ax.set_ylabel("duplicate score")
+        ax.axhline(0.55, color="grey", lw=0.8, ls="--")  # issue 9's target
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.set_ylabel("duplicate score (dashed: the 0.55 target)")
         ax.legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(png, dpi=110)
