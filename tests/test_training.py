@@ -156,6 +156,14 @@ def test_search_tuning_runs_saves_and_loads(tmp_path):
         make_agent(f"ismcts(iterations=5,tuned={path})", game)
 
 
+def test_tune_search_command(tmp_path, capsys):
+    out = tmp_path / "s.json"
+    assert main(["tune", GAME, "--search", "iterations=20", "--rounds", "1", "--population",
+                 "2", "--elite", "1", "--deals", "1", "--out", str(out)]) == 0
+    assert "tuned=" in capsys.readouterr().out
+    assert json.loads(out.read_text())["budget"] == "iterations=20"
+
+
 def test_rollout_eps_is_checked_and_changes_the_search():
     game = pyspiel.load_game(GAME)
     with pytest.raises(ValueError, match="rollout_eps"):
