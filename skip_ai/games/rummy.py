@@ -397,8 +397,29 @@ def _scan(s, out, k):
         if out is not None:
             out[0], out[1] = CLAIM, DECLINE
         return 2
-    if phase == CLAIM_LAYOFF:
-        c = s[RM_CLAIMED]
+    held = s[HAND + s[H_CUR]]
+    size = popcount(held)
+    if phase == CLAIM_LAYOFF:  # only the claimed card, on any of its targets
+        layable = bit(s[RM_CLAIMED])
+    else:
+        m = held
+        while m:  # DISCARD
+            c = lowest(m)
+            m &= m - 1
+            if i == k:
+                return c
+            if out is not None:
+                out[i] = c
+            i += 1
+        if phase == CLAIM_DISCARD:
+            return i
+        layable = 0
+        if size >= 2:
+            layable = held & (s[RM_FIT + SET] | s[RM_FIT + BELOW] | s[RM_FIT + ABOVE])
+    m = layable
+    while m:  # LAYOFF
+        c = lowest(m)
+        m &= m - 1
         tg = targets(s, c)
         for t in range(3):
             if (tg >> t) & 1:
@@ -408,34 +429,8 @@ def _scan(s, out, k):
                 if out is not None:
                     out[i] = a
                 i += 1
+    if phase == CLAIM_LAYOFF:
         return i
-    held = s[HAND + s[H_CUR]]
-    m = held
-    while m:  # DISCARD
-        c = lowest(m)
-        m &= m - 1
-        if i == k:
-            return c
-        if out is not None:
-            out[i] = c
-        i += 1
-    if phase == CLAIM_DISCARD:
-        return i
-    size = popcount(held)
-    if size >= 2:  # LAYOFF
-        m = held & (s[RM_FIT + SET] | s[RM_FIT + BELOW] | s[RM_FIT + ABOVE])
-        while m:
-            c = lowest(m)
-            m &= m - 1
-            tg = targets(s, c)
-            for t in range(3):
-                if (tg >> t) & 1:
-                    a = LAYOFF0 + 3 * c + t
-                    if i == k:
-                        return a
-                    if out is not None:
-                        out[i] = a
-                    i += 1
     for rank in range(2, 15):  # MELD_SET, fewer cards than the hand
         of_rank = held & rank_mask(rank)
         cnt = popcount(of_rank)
