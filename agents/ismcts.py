@@ -42,7 +42,9 @@ from skip_ai.pyspiel_wrapper import KernelGame
 
 INITIAL_NODES = 1 << 14
 TIME_CHUNK = 16
-"""Iterations between two looks at the clock under a time budget (grows to ~20 ms chunks)."""
+"""Iterations between two looks at the clock under a time budget, at first: chunks double
+while they take under 10 ms, and a chunk that would run past the budget at the last chunk's
+rate is cut to fit, so a search ends within about one iteration of its budget."""
 
 
 @dataclass
@@ -159,21 +161,28 @@ class ISMCTSBot(pyspiel.Bot):
         run = self.kernel.run
         start = time.perf_counter()
         chunk = TIME_CHUNK
+        rate = 0.0  # iterations per second of the last chunk
         while True:
             if self.iterations is not None:
                 want = self.iterations - int(meta[M_ITERATIONS])
                 if want <= 0:
                     break
             else:
-                elapsed = time.perf_counter() - start
-                if elapsed >= self.seconds:
+                left = self.seconds - (time.perf_counter() - start)
+                if left <= 0:
                     break
                 want = chunk
+                if rate > 0:  # a chunk that would run past the budget is cut to fit it
+                    want = max(1, min(chunk, int(rate * left)))
             t0 = time.perf_counter()
-            run(root, rng, want, tree, stats, meta, self.uct_c, self.rollout, self.rollout_eps,
-                self.weights, self.lo, self.span, self.dims, self.params, self.prior_c)
-            if self.seconds is not None and time.perf_counter() - t0 < 0.01:
-                chunk *= 2
+            done = run(root, rng, want, tree, stats, meta, self.uct_c, self.rollout,
+                       self.rollout_eps, self.weights, self.lo, self.span, self.dims,
+                       self.params, self.prior_c)
+            spent = time.perf_counter() - t0
+            if self.seconds is not None:
+                rate = done / spent if spent > 0 else 0.0
+                if spent < 0.01:
+                    chunk *= 2
             if int(meta[M_NODES]) + 2 * 512 >= len(tree):  # nearly full: grow
                 tree = np.concatenate([tree, np.empty_like(tree)])
                 stats = np.concatenate([stats, np.empty_like(stats)])
