@@ -167,7 +167,9 @@ def _tune(args: argparse.Namespace) -> int:
         r = tuning.tune_search(args.game, budget=args.search, rounds=args.rounds or 4,
                                population=args.population or 8, elite=args.elite or 2,
                                deals=args.deals or 10, seed=args.seed,
-                               eval_deals=args.eval_deals)
+                               eval_deals=args.eval_deals,
+                               tune=tuple(args.tune.split(",")) if args.tune else
+                               tuning.SEARCH_PARAMS)
         tuning.save_search(r, args.out)
         print(f"{r.game}: uct_c {r.uct_c:.3f}, rollout_eps {r.rollout_eps:.3f}, weights "
               f"{dict(zip(r.names, r.weights.round(3).tolist()))}\n"
@@ -239,6 +241,8 @@ def build_parser() -> argparse.ArgumentParser:
     tune.add_argument("--population", type=int, help="default 16 / 8")
     tune.add_argument("--elite", type=int, help="default 4 / 2")
     tune.add_argument("--deals", type=int, help="deals per candidate: default 500 / 10")
+    tune.add_argument("--tune", metavar="P,Q", help="with --search: the parameters to tune, "
+                      "among uct_c, rollout_eps, weights (default all three)")
     tune.add_argument("--eval-deals", type=int, default=0, help="with --search: also score "
                       "each generation against the untuned search on this many fresh deals")
     tune.add_argument("--seed", type=int, default=0)

@@ -156,6 +156,15 @@ def test_search_tuning_runs_saves_and_loads(tmp_path):
         make_agent(f"ismcts(iterations=5,tuned={path})", game)
 
 
+def test_search_tuning_keeps_the_parameters_it_does_not_tune():
+    game = pyspiel.load_game(GAME)
+    r = tune_search(game, budget="iterations=20", rounds=2, population=3, elite=1, deals=1,
+                    seed=2, progress=False, tune=("rollout_eps",))
+    assert r.uct_c == pytest.approx(0.7) and np.array_equal(r.weights, game.ops.heuristic.WEIGHTS)
+    with pytest.raises(ValueError, match="choose among"):
+        tune_search(game, tune=("depth",))
+
+
 def test_tune_search_command(tmp_path, capsys):
     out = tmp_path / "s.json"
     assert main(["tune", GAME, "--search", "iterations=20", "--rounds", "1", "--population",

@@ -64,6 +64,7 @@ def cross_entropy(score: Callable[[np.ndarray, int], float], mean: np.ndarray,
     if not 1 <= elite <= population:
         raise ValueError(f"elite must be between 1 and population ({population}), got {elite}")
     rng = np.random.default_rng(seed)
+    free = spread > 0  # a coordinate with no spread stays where it is
     best, best_score = mean.copy(), 0.5
     history = []
     for r in tqdm(range(rounds), desc=desc, disable=not progress):
@@ -71,7 +72,7 @@ def cross_entropy(score: Callable[[np.ndarray, int], float], mean: np.ndarray,
         scores = np.array([score(c, r) for c in cands])
         top = np.argsort(-scores)[:elite]
         mean = cands[top].mean(axis=0)
-        spread = cands[top].std(axis=0) + 1e-3
+        spread = np.where(free, cands[top].std(axis=0) + 1e-3, 0.0)
         if scores[top[0]] > best_score:
             best, best_score = cands[top[0]].copy(), float(scores[top[0]])
         history.append({"round": r, "mean": mean.tolist(), "best_score": float(scores[top[0]]),
@@ -120,13 +121,22 @@ def search_params(theta: np.ndarray) -> tuple[float, float, np.ndarray]:
     return float(np.exp(theta[0])), float(np.clip(theta[1], 0.0, 1.0)), theta[2:].copy()
 
 
+SEARCH_PARAMS = ("uct_c", "rollout_eps", "weights")
+
+
 def tune_search(game: str | KernelGame, budget: str = "seconds=0.02", rounds: int = 4,
                 population: int = 8, elite: int = 2, deals: int = 10, sigma: float = 0.5,
-                seed: int = 0, eval_deals: int = 0, progress: bool = True) -> SearchTuning:
+                seed: int = 0, eval_deals: int = 0, progress: bool = True,
+                tune: tuple[str, ...] = SEARCH_PARAMS) -> SearchTuning:
     """Cross-entropy search for ISMCTS parameters of ``game`` that beat the untuned search at
-    the same ``budget`` (``iterations=N`` or ``seconds=S``). The result is the last round's
-    mean (steadier than the luckiest candidate when each is scored on few deals), scored
-    against the untuned search on ``max(eval_deals, deals)`` fresh deals."""
+    the same ``budget`` (``iterations=N`` or ``seconds=S``). ``tune`` names the parameters
+    that vary (the others keep their defaults): fewer parameters need fewer deals to tell
+    candidates apart. The result is the last round's mean (steadier than the luckiest
+    candidate when each is scored on few deals), scored against the untuned search on
+    ``max(eval_deals, deals)`` fresh deals."""
+    unknown = set(tune) - set(SEARCH_PARAMS)
+    if unknown or not tune:
+        raise ValueError(f"tune: choose among {', '.join(SEARCH_PARAMS)} (got {list(tune)})")
     g = load(game) if isinstance(game, str) else game
     plain = f"ismcts({budget})"
     names = tuple(g.ops.heuristic.WEIGHT_NAMES)
@@ -146,6 +156,11 @@ def tune_search(game: str | KernelGame, budget: str = "seconds=0.02", rounds: in
 
         theta0 = np.concatenate([[np.log(DEFAULT_UCT_C), 0.0], default])
         spread = np.concatenate([[sigma, 0.3], sigma * np.maximum(np.abs(default), 1.0)])
+        # a parameter not tuned keeps its default: no spread
+        fixed = [i for i, name in enumerate(("uct_c", "rollout_eps")) if name not in tune]
+        if "weights" not in tune:
+            fixed += list(range(2, len(theta0)))
+        spread[fixed] = 0.0
         _, _, history = cross_entropy(
             lambda theta, r: versus_plain(theta, deals, seed + 1 + r)[0], theta0, spread,
             rounds, population, elite, seed, f"tune search {g.spec.short_name}", progress,
