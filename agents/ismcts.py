@@ -41,10 +41,11 @@ from skip_ai.kernel.state import H_MOVES
 from skip_ai.pyspiel_wrapper import KernelGame
 
 INITIAL_NODES = 1 << 14
-TIME_CHUNK = 16
+TIME_CHUNK = 1
 """Iterations between two looks at the clock under a time budget, at first: chunks double
 while they take under 10 ms, and a chunk that would run past the budget at the last chunk's
-rate is cut to fit, so a search ends within about one iteration of its budget."""
+rate is cut to fit, so a search ends within about one iteration of its budget. It starts at
+one iteration because one iteration can be long (a rollout of a long game)."""
 
 
 @dataclass
