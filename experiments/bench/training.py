@@ -54,14 +54,14 @@ def plot(tuned: dict[str, Path], runs: list[Path], searched: dict[str, Path], pn
                                        (_search_panel, searched)) if given]
     if not panels:
         return
-    fig, axes = plt.subplots(1, len(panels), figsize=(5.5 * len(panels), 4.2), squeeze=False)
+    fig, axes = plt.subplots(1, len(panels), figsize=(6.5 * len(panels), 4.8), squeeze=False)
     for ax, draw in zip(axes[0], panels):
         draw(ax, tuned, runs, searched)
         ax.axhline(0.5, color="grey", lw=0.8)
         ax.axhline(0.55, color="grey", lw=0.8, ls="--")  # issue 9's target
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_ylabel("duplicate score (dashed: the 0.55 target)")
-        ax.legend(fontsize=7)
+        ax.legend(fontsize=7, loc="lower left")
     fig.tight_layout()
     fig.savefig(png, dpi=110)
 
@@ -88,11 +88,13 @@ def _expert_panel(ax, tuned: dict, runs: list[Path], searched: dict) -> None:
 
 
 def _search_panel(ax, tuned: dict, runs: list[Path], searched: dict[str, Path]) -> None:
-    for game, path in searched.items():
+    for k, (game, path) in enumerate(searched.items()):
         data = json.loads(path.read_text())
         gens = [r["vs_plain"] for r in data["rounds"] if "vs_plain" in r]
+        dodge = 0.06 * (k - (len(searched) - 1) / 2)  # keep the error bars apart
         _curve(ax, [0.5] + [g[0] for g in gens], [0.5] + [g[1] for g in gens],
-               [0.5] + [g[2] for g in gens], f"{game} ({data['budget']})")
+               [0.5] + [g[2] for g in gens], f"{game} ({data['budget']})",
+               x=[i + dodge for i in range(len(gens) + 1)])
     ax.set(title="Search tuning (CEM): generation g vs untuned ISMCTS\n(same budget, fresh "
            "deals, 95% interval)", xlabel="generation")
 
