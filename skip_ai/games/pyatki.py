@@ -94,6 +94,7 @@ from skip_ai.kernel.attack import (
 from skip_ai.kernel.attack import write_observation as write_attack_observation
 from skip_ai.kernel.bits import bit, lowest, popcount, sample_mask, to_list
 from skip_ai.kernel.resample import P_PLAYER, hidden_slots, relabel
+from skip_ai.kernel.resample import plan_player_only as resample_plan  # noqa: F401  (kernel API)
 from skip_ai.kernel.rng import below, uniform
 from skip_ai.kernel.state import (
     CHANCE,
@@ -654,13 +655,8 @@ def resample(s, p, rng, sigma):
 
 
 @njit(cache=True)
-def resample_plan(s, p, plan):
-    """Nothing to plan once per root: ``resample`` checks its constraints world by world."""
-    plan[P_PLAYER] = p
-
-
-@njit(cache=True)
 def resample_planned(s, plan, rng, sigma):
+    """``resample`` for the plan's player (``resample_plan`` is ``plan_player_only``)."""
     resample(s, plan[P_PLAYER], rng, sigma)
 
 

@@ -74,6 +74,7 @@ from skip_ai.kernel.resample import (
     sample_assignment,
     shuffle,
 )
+from skip_ai.kernel.resample import plan_player_only as resample_plan  # noqa: F401  (kernel API)
 from skip_ai.kernel.rng import below
 from skip_ai.kernel.state import (
     CHANCE,
@@ -1471,13 +1472,8 @@ def remap_choice(world: np.ndarray, before: np.ndarray, action: int) -> int:
 
 
 @njit(cache=True)
-def resample_plan(s, p, plan):
-    """Nothing to plan once per root: ``resample`` checks its constraints world by world."""
-    plan[P_PLAYER] = p
-
-
-@njit(cache=True)
 def resample_planned(s, plan, rng, sigma):
+    """``resample`` for the plan's player (``resample_plan`` is ``plan_player_only``)."""
     resample(s, plan[P_PLAYER], rng, sigma)
 
 

@@ -317,6 +317,13 @@ def resample_hidden(s, p, rng, sigma):
 
 
 @njit(cache=True)
+def plan_player_only(s, p, plan):
+    """The plan of a game whose ``resample`` checks its constraints world by world (nothing
+    to do once per root): only the player; its ``resample_planned`` calls ``resample``."""
+    plan[P_PLAYER] = p
+
+
+@njit(cache=True)
 def plan_default(s, p, plan):
     """The plan of ``resample_hidden`` (the kernel API's ``resample_plan`` for such games)."""
     plan_hidden(s, p, NO_KIND, plan)
