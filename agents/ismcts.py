@@ -8,6 +8,9 @@ probability; default 0), ``model=PATH`` (a policy/value model, :mod:`agents.mode
 selection; default 1.0), ``weights=PATH.json`` (heuristic weights tuned by ``skip-ai tune``, for
 the heuristic rollouts), ``tuned=PATH.json`` (``uct_c``, ``rollout_eps`` and rollout weights
 tuned together by ``skip-ai tune --search``),
+``value_after=N`` (with a model: a rollout stops at the first decision after N of its moves,
+0 at the new leaf itself, and the model's value of that position is backed up instead of the
+game's result: cheaper iterations, AlphaZero-style; for two-sided games),
 ``final=visits|value`` (the most visited root action, or the best mean), ``seed``. The search
 itself runs in Numba (:mod:`agents.ismcts_kernel`); this module drives it and keeps the
 statistics of the last search in :attr:`ISMCTSBot.last_search`.
@@ -26,9 +29,9 @@ import pyspiel
 
 from agents.factory import agent_kind
 from agents.ismcts_kernel import (
-    META_SIZE,
     M_ITERATIONS,
     M_NODES,
+    META_SIZE,
     STAT_COLS,
     TREE_COLS,
     root_children,
@@ -69,7 +72,8 @@ class ISMCTSBot(pyspiel.Bot):
                  seconds: float | None = None, uct_c: float = 0.7, rollout: str = "heuristic",
                  final: str = "visits", weights: np.ndarray | str | None = None,
                  model: str | PolicyValueNet | None = None, prior_c: float = 1.0,
-                 rollout_eps: float = 0.0, tuned: str | None = None):
+                 rollout_eps: float = 0.0, tuned: str | None = None,
+                 value_after: int | None = None):
         pyspiel.Bot.__init__(self)
         from skip_ai.sim import heuristic_weights
 
@@ -114,6 +118,7 @@ class ISMCTSBot(pyspiel.Bot):
         self.dims = model.dims if model else np.zeros(0, np.int64)
         self.params = model.params if model else np.zeros(0, np.float64)
         self.prior_c = float(prior_c) if model else 0.0
+        self.value_after, self.side = _leaf_values(game, model, value_after)
         if isinstance(weights, str):
             from skip_ai.training.tuning import load_weights
 
@@ -178,7 +183,7 @@ class ISMCTSBot(pyspiel.Bot):
             t0 = time.perf_counter()
             done = run(root, rng, want, tree, stats, meta, self.uct_c, self.rollout,
                        self.rollout_eps, self.weights, self.lo, self.span, self.dims,
-                       self.params, self.prior_c)
+                       self.params, self.prior_c, self.value_after, self.side)
             spent = time.perf_counter() - t0
             if self.seconds is not None:
                 rate = done / spent if spent > 0 else 0.0
@@ -196,6 +201,31 @@ class ISMCTSBot(pyspiel.Bot):
         self.last_search = SearchStats(int(meta[M_ITERATIONS]), seconds, k_max, actions[:k],
                                        visits[:k], values[:k])
         return self.last_search
+
+
+def _leaf_values(game: KernelGame, model: PolicyValueNet | None,
+                 value_after: int | None) -> tuple[int, np.ndarray]:
+    """The kernel's ``value_after`` (-1: rollouts to the end) and each seat's side, checked:
+    the model's value stands for the mover's side, so the game must have two sides whose
+    returns are each other's negation."""
+    n = game.num_players()
+    if value_after is None:
+        return -1, np.zeros(n, np.int64)
+    if model is None:
+        raise ValueError("ismcts: value_after needs a model=PATH (its value head)")
+    if not isinstance(value_after, int) or value_after < 0:
+        raise ValueError(f"ismcts: value_after must be an integer ≥ 0 (got {value_after})")
+    if game.spec.team_game:
+        side = np.asarray(game.spec.teams(n), np.int64)
+    elif n == 2:
+        side = np.arange(2, dtype=np.int64)
+    else:
+        raise ValueError(f"ismcts: value_after needs two sides; {game} has {n} players "
+                         f"each for themselves")
+    if game.min_utility() != -game.max_utility():
+        raise ValueError(f"ismcts: value_after needs utilities symmetric about 0; {game} has "
+                         f"[{game.min_utility()}, {game.max_utility()}]")
+    return value_after, side
 
 
 @agent_kind("ismcts")

@@ -17,8 +17,10 @@ One search grows a tree over what the *observer* (the seat to move at the root) 
   the mover's observation in this determinization) draws the untried legal action to expand,
   the child keeps that prior, and selection adds the progressive bias
   ``prior_c · prior / (1 + visits)`` (Chaslot et al. 2008) to the UCB score; rollouts may
-  also sample the model's policy (``rollout = MODEL``). Without a model (``dims`` empty) the
-  search is plain ISMCTS;
+  also sample the model's policy (``rollout = MODEL``), and with ``value_after`` ≥ 0 a
+  rollout stops at its first decision after that many moves and backs up the model's value
+  (AlphaZero-style leaf evaluation; the value is the mover's, the other side gets its
+  negation). Without a model (``dims`` empty) the search is plain ISMCTS;
 - after the expansion, a **rollout** plays the game out with the random or the heuristic
   kernel policy (each move uniformly random instead with probability ``eps``: a noisier,
   cheaper rollout can judge positions better than a sharper one); the returns, mapped to
@@ -35,11 +37,11 @@ passed in: the same seed and iteration budget give the same search.
 from types import SimpleNamespace
 
 import numpy as np
-from numba import njit
 
 from agents.heuristics import heuristic_module
 from agents.model import net_logits
 from agents.policies import HEURISTIC, MODEL
+from numba import njit
 from skip_ai.kernel.resample import PLAN_SIZE
 from skip_ai.kernel.rng import below, uniform
 from skip_ai.kernel.state import CHANCE, H_CUR, NUM_CARDS, TERMINAL, copy_into
@@ -95,12 +97,26 @@ def _build(K) -> SimpleNamespace:
         for i in range(n):
             out[i] /= total
 
+    @njit(cache=True, inline="always")
+    def leaf_value(s, mover, dims, params, x, legal, logits, scratch, side, lo, span, ret):
+        """The model's value of ``s`` for ``mover`` as every seat's return: the mover's side
+        gets it, the other side its negation (zero-sum, utilities symmetric about 0)."""
+        x[:] = 0.0
+        K.observation(s, mover, x)
+        v = net_logits(dims, params, x, legal, 0, logits, scratch)
+        for q in range(ret.shape[0]):
+            mine = v if side[q] == side[mover] else -v
+            ret[q] = lo + 0.5 * (mine + 1.0) * span
+
     @njit(cache=True)
     def run(root, rng, iterations, tree, stats, meta, uct_c, rollout, eps, w, lo, span,
-            dims, params, prior_c):
+            dims, params, prior_c, value_after, side):
         """Run up to ``iterations`` more iterations from ``root`` (the observer is the seat
         to move); returns how many ran (fewer only when the tree arrays are nearly full).
-        ``dims``/``params``: the model (:mod:`agents.model`; ``dims`` empty for none)."""
+        ``dims``/``params``: the model (:mod:`agents.model`; ``dims`` empty for none).
+        ``value_after`` ≥ 0: the rollout stops at the first decision after that many of its
+        moves and the model's value is backed up instead (``side``: each seat's side of a
+        two-sided zero-sum game); -1: rollouts play to the end."""
         obs = root[H_CUR]
         legal = np.empty(MAX_ACTIONS, np.int64)
         path = np.empty(MAX_DEPTH, np.int64)
@@ -126,6 +142,8 @@ def _build(K) -> SimpleNamespace:
             path[depth] = node
             depth += 1
             in_tree = True
+            plies = 0
+            valued = False
             while s[H_CUR] != TERMINAL:
                 cur = s[H_CUR]
                 if cur == CHANCE:
@@ -137,6 +155,12 @@ def _build(K) -> SimpleNamespace:
                         depth += 1
                     continue
                 if not in_tree:
+                    if plies == value_after:
+                        leaf_value(s, cur, dims, params, x, legal, logits, scratch, side,
+                                    lo, span, ret)
+                        valued = True
+                        break
+                    plies += 1
                     if eps > 0.0 and uniform(rng) < eps:
                         a = K.random_legal(s, rng)
                     elif rollout == HEURISTIC:
@@ -174,7 +198,8 @@ def _build(K) -> SimpleNamespace:
                     depth += 1
                 else:
                     in_tree = False
-            K.returns(s, ret)
+            if not valued:
+                K.returns(s, ret)
             for i in range(1, depth):
                 nd = path[i]
                 visits = tree[nd, VISITS] + 1

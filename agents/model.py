@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+
 from numba import njit
 
 FORMAT = "skip_ai.policy_value_net/1"
@@ -121,9 +122,11 @@ class PolicyValueNet:
             net.check_game(game)
         return net
 
-    def forward(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
-        """Batch forward in numpy: logits ``(N, A)``, values ``(N,)`` and the activations
-        (input and each hidden layer) that :func:`fit` back-propagates through."""
+    def forward(self, obs: np.ndarray, policy: bool = True
+                ) -> tuple[np.ndarray | None, np.ndarray, list[np.ndarray]]:
+        """Batch forward in numpy: logits ``(N, A)`` (None without ``policy``), values
+        ``(N,)`` and the activations (input and each hidden layer) that :func:`fit`
+        back-propagates through."""
         acts = [obs]
         off = 0
         h = obs
@@ -133,7 +136,8 @@ class PolicyValueNet:
             acts.append(h)
         Wp, bp, off = _take(self.params, off, self.dims[-1], self.dims[-2])
         wv, bv, off = _take(self.params, off, 1, self.dims[-2])
-        return h @ Wp.T + bp, np.tanh(h @ wv[0] + bv[0]), acts
+        logits = h @ Wp.T + bp if policy else None
+        return logits, np.tanh(h @ wv[0] + bv[0]), acts
 
 
 def _take(params: np.ndarray, off: int, rows: int, cols: int):
@@ -143,15 +147,20 @@ def _take(params: np.ndarray, off: int, rows: int, cols: int):
     return W, params[off:off + rows], off + rows
 
 
-def fit(net: PolicyValueNet, obs: np.ndarray, legal: np.ndarray, target: np.ndarray,
-        value: np.ndarray, epochs: int = 20, lr: float = 0.01, l2: float = 1e-4,
-        value_weight: float = 1.0, batch: int = 256, seed: int = 0) -> dict:
+def fit(net: PolicyValueNet, obs: np.ndarray, legal: np.ndarray | None,
+        target: np.ndarray | None, value: np.ndarray, epochs: int = 20, lr: float = 0.01,
+        l2: float = 1e-4, value_weight: float = 1.0, batch: int = 256, seed: int = 0) -> dict:
     """Fit ``net`` in place with Adam on cross-entropy to the visit distributions ``target``
     (softmax over the ``legal`` mask only) plus ``value_weight`` × squared error of the value
-    to ``value`` (returns in [-1, 1]). Returns the last epoch's mean losses."""
+    to ``value`` (returns in [-1, 1]). Returns the last epoch's mean losses. Without
+    ``legal`` and ``target`` only the value is fitted (the policy head is left as it is and
+    not even computed: some games have thousands of actions)."""
     rng = np.random.default_rng(seed)
-    m = np.zeros_like(net.params)
-    v = np.zeros_like(net.params)
+    # the parameters fitted: all, or all but the policy head
+    sel = np.arange(len(net.params)) if target is not None else np.r_[
+        0:_policy_offset(net.dims), _value_offset(net.dims):len(net.params)]
+    m = np.zeros(len(sel))
+    v = np.zeros(len(sel))
     step = 0
     n = len(obs)
     losses = {"policy": float("nan"), "value": float("nan")}
@@ -160,43 +169,63 @@ def fit(net: PolicyValueNet, obs: np.ndarray, legal: np.ndarray, target: np.ndar
         tot_p = tot_v = 0.0
         for start in range(0, n, batch):
             idx = order[start:start + batch]
-            grad, lp, lv = _gradient(net, obs[idx], legal[idx], target[idx], value[idx],
+            grad, lp, lv = _gradient(net, obs[idx], None if legal is None else legal[idx],
+                                     None if target is None else target[idx], value[idx],
                                      value_weight)
-            grad += l2 * net.params
+            grad += l2 * net.params[sel]
             step += 1
             m = 0.9 * m + 0.1 * grad
             v = 0.999 * v + 0.001 * grad * grad
             mhat = m / (1 - 0.9 ** step)
             vhat = v / (1 - 0.999 ** step)
-            net.params -= lr * mhat / (np.sqrt(vhat) + 1e-8)
+            net.params[sel] -= lr * mhat / (np.sqrt(vhat) + 1e-8)
             tot_p += lp * len(idx)
             tot_v += lv * len(idx)
         losses = {"policy": tot_p / n, "value": tot_v / n}
     return losses
 
 
+def _policy_offset(dims: np.ndarray) -> int:
+    """Where the policy head starts in ``params``."""
+    return param_count(dims) - (dims[-1] * dims[-2] + dims[-1] + dims[-2] + 1)
+
+
+def _value_offset(dims: np.ndarray) -> int:
+    """Where the value head starts in ``params``."""
+    return param_count(dims) - (dims[-2] + 1)
+
+
 def _gradient(net, obs, legal, target, value, value_weight):
-    """Gradient of the mean loss over one batch, and its policy and value parts."""
-    logits, val, acts = net.forward(obs)
-    logits = np.where(legal, logits, -np.inf)
-    logits -= logits.max(axis=1, keepdims=True)
-    p = np.exp(logits)
-    p /= p.sum(axis=1, keepdims=True)
+    """Gradient of the mean loss over one batch (without ``target``: over every parameter but
+    the policy head's), and its policy and value parts."""
     nb = len(obs)
-    safe = np.where(legal, np.log(np.maximum(p, 1e-300)), 0.0)
-    loss_p = -(target * safe).sum() / nb
+    logits, val, acts = net.forward(obs, policy=target is not None)
     loss_v = ((val - value) ** 2).mean()
-    d_logits = (p - target) / nb                    # (N, A); zero where illegal
+    if target is None:
+        loss_p = float("nan")
+        d_logits = None
+    else:
+        logits = np.where(legal, logits, -np.inf)
+        logits -= logits.max(axis=1, keepdims=True)
+        p = np.exp(logits)
+        p /= p.sum(axis=1, keepdims=True)
+        safe = np.where(legal, np.log(np.maximum(p, 1e-300)), 0.0)
+        loss_p = -(target * safe).sum() / nb
+        d_logits = (p - target) / nb                # (N, A); zero where illegal
     d_val = value_weight * 2 * (val - value) * (1 - val ** 2) / nb   # through tanh
     grads = []
     dims = net.dims
     # heads, on the last hidden layer h
     h = acts[-1]
-    off_p = param_count(dims) - (dims[-1] * dims[-2] + dims[-1] + dims[-2] + 1)
+    off_p = _policy_offset(dims)
     Wp = net.params[off_p:off_p + dims[-1] * dims[-2]].reshape(dims[-1], dims[-2])
     wv = net.params[off_p + dims[-1] * dims[-2] + dims[-1]:][:dims[-2]]
-    head = [(d_logits.T @ h).ravel(), d_logits.sum(axis=0), d_val @ h, [d_val.sum()]]
-    dh = d_logits @ Wp + np.outer(d_val, wv)
+    if d_logits is None:
+        head = [d_val @ h, [d_val.sum()]]
+        dh = np.outer(d_val, wv)
+    else:
+        head = [(d_logits.T @ h).ravel(), d_logits.sum(axis=0), d_val @ h, [d_val.sum()]]
+        dh = d_logits @ Wp + np.outer(d_val, wv)
     # hidden layers, last to first
     off = off_p
     for i in range(len(dims) - 2, 0, -1):

@@ -4,10 +4,18 @@ ISMCTS with a model (reproducible, refusing another game's model)."""
 import numpy as np
 import pyspiel
 import pytest
+from conftest import random_states
 
 from agents import make_agent
-from agents.model import PolicyValueNet, _gradient, fit, net_logits
-from conftest import random_states
+from agents.model import (
+    PolicyValueNet,
+    _gradient,
+    _policy_offset,
+    _value_offset,
+    fit,
+    net_logits,
+)
+from skip_ai.training.heuristic_data import heuristic_samples
 
 GAME = "skip_brook(players=4)"
 
@@ -130,3 +138,79 @@ def test_missing_and_malformed_model_files_are_clear_errors(tmp_path):
     net.save(short)
     with pytest.raises(ValueError, match="parameters"):
         PolicyValueNet.load(short)
+
+
+def test_value_only_fit_learns_the_value_and_keeps_the_policy_head():
+    rng = np.random.default_rng(0)
+    obs = rng.random((300, 5))
+    value = np.tanh(2 * obs[:, 0] - 1)
+    net = PolicyValueNet.initial("g", 5, 3, (4,), seed=1)
+    before = net.params.copy()
+    first = fit(net, obs, None, None, value, epochs=1, lr=0.05)
+    last = fit(net, obs, None, None, value, epochs=80, lr=0.05)
+    assert last["value"] < 0.2 * first["value"]
+    head = slice(_policy_offset(net.dims), _value_offset(net.dims))
+    assert np.array_equal(net.params[head], before[head])
+
+
+def test_value_only_gradient_is_the_full_gradient_without_the_policy_head():
+    rng = np.random.default_rng(2)
+    net = PolicyValueNet.initial("g", 6, 4, (5,), seed=2)
+    net.params += rng.normal(0, 0.3, len(net.params))
+    obs = rng.normal(size=(7, 6))
+    value = rng.uniform(-1, 1, 7)
+    legal = np.ones((7, 4), bool)
+    full, _, _ = _gradient(net, obs, legal, np.full((7, 4), 0.25), value, 1.0)
+    only, _, _ = _gradient(net, obs, None, None, value, 1.0)
+    # the policy loss does not reach the value head; the hidden layers differ by its part
+    keep = np.r_[0:_policy_offset(net.dims), _value_offset(net.dims):len(net.params)]
+    assert only.shape == keep.shape
+    assert np.allclose(only[-6:], full[-6:])
+
+
+def test_heuristic_samples_are_reproducible_and_in_range():
+    game = pyspiel.load_game(GAME)
+    obs, value = heuristic_samples(game, 10, seed=3, progress=False)
+    again, value2 = heuristic_samples(game, 10, seed=3, progress=False)
+    assert np.array_equal(obs, again) and np.array_equal(value, value2)
+    assert obs.shape == (len(value), game.obs_size) and len(value) > 50
+    assert set(np.unique(value)) <= {-1.0, 0.0, 1.0}
+    # a game's samples do not depend on the games played before it in a chunk
+    alone, _ = heuristic_samples(game, 1, seed=3, progress=False)
+    first = obs[:len(alone)]
+    assert np.array_equal(alone, first)
+
+
+def test_value_after_backs_up_the_models_value(tmp_path):
+    game = pyspiel.load_game(GAME)
+    path = tmp_path / "v.npz"
+    _random_net(game).save(path)
+    state = random_states(game, seed=6, count=1)[0][0]
+    spec = f"ismcts(iterations=300,model={path},prior_c=0,value_after=0)"
+    a, b = make_agent(spec, game, seed=3), make_agent(spec, game, seed=3)
+    assert a.step(state) == b.step(state)
+    assert np.array_equal(a.last_search.visits, b.last_search.visits)
+    rollouts = make_agent(f"ismcts(iterations=300,model={path},prior_c=0)", game, seed=3)
+    rollouts.step(state)
+    assert not np.array_equal(rollouts.last_search.values, a.last_search.values)
+    # a zero model values every leaf at an even game: every root child's mean is 0.5
+    zero = tmp_path / "zero.npz"
+    PolicyValueNet.initial(str(game), game.obs_size, game.num_distinct_actions()).save(zero)
+    z = make_agent(f"ismcts(iterations=300,model={zero},prior_c=0,value_after=0)", game)
+    z.step(state)
+    assert np.allclose(z.last_search.values, 0.5)
+
+
+def test_value_after_is_checked(tmp_path):
+    game = pyspiel.load_game(GAME)
+    with pytest.raises(ValueError, match="value_after needs a model"):
+        make_agent("ismcts(iterations=10,value_after=0)", game)
+    path = tmp_path / "v.npz"
+    _random_net(game).save(path)
+    with pytest.raises(ValueError, match="integer ≥ 0"):
+        make_agent(f"ismcts(iterations=10,model={path},value_after=-1)", game)
+    pyatki = pyspiel.load_game("skip_pyatki(players=3)")
+    p3 = tmp_path / "p3.npz"
+    _random_net(pyatki).save(p3)
+    with pytest.raises(ValueError, match="two sides"):
+        make_agent(f"ismcts(iterations=10,model={p3},value_after=0)", pyatki)
