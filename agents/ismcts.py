@@ -8,6 +8,8 @@ probability; default 0), ``model=PATH`` (a policy/value model, :mod:`agents.mode
 selection; default 1.0), ``weights=PATH.json`` (heuristic weights tuned by ``skip-ai tune``, for
 the heuristic rollouts), ``tuned=PATH.json`` (``uct_c``, ``rollout_eps`` and rollout weights
 tuned together by ``skip-ai tune --search``),
+``heuristic_prior=true`` (without a model: the heuristic's move, with ``weights``, is expanded
+first and has prior 1 in selection, weighted by ``prior_c``),
 ``value_after=N`` (with a model: a rollout stops at the first decision after N of its moves,
 0 at the new leaf itself, and the model's value of that position is backed up instead of the
 game's result: cheaper iterations, AlphaZero-style; for two-sided games),
@@ -73,7 +75,7 @@ class ISMCTSBot(pyspiel.Bot):
                  final: str = "visits", weights: np.ndarray | str | None = None,
                  model: str | PolicyValueNet | None = None, prior_c: float = 1.0,
                  rollout_eps: float = 0.0, tuned: str | None = None,
-                 value_after: int | None = None):
+                 value_after: int | None = None, heuristic_prior: bool = False):
         pyspiel.Bot.__init__(self)
         from skip_ai.sim import heuristic_weights
 
@@ -117,7 +119,13 @@ class ISMCTSBot(pyspiel.Bot):
         self.model = model
         self.dims = model.dims if model else np.zeros(0, np.int64)
         self.params = model.params if model else np.zeros(0, np.float64)
-        self.prior_c = float(prior_c) if model else 0.0
+        if heuristic_prior not in (True, False):
+            raise ValueError(f"ismcts: heuristic_prior must be true or false "
+                             f"(got {heuristic_prior!r})")
+        if heuristic_prior and model is not None:
+            raise ValueError("ismcts: heuristic_prior and model=PATH are two priors; give one")
+        self.heuristic_prior = heuristic_prior
+        self.prior_c = float(prior_c) if model or heuristic_prior else 0.0
         self.value_after, self.side = _leaf_values(game, model, value_after)
         if isinstance(weights, str):
             from skip_ai.training.tuning import load_weights
@@ -183,7 +191,8 @@ class ISMCTSBot(pyspiel.Bot):
             t0 = time.perf_counter()
             done = run(root, rng, want, tree, stats, meta, self.uct_c, self.rollout,
                        self.rollout_eps, self.weights, self.lo, self.span, self.dims,
-                       self.params, self.prior_c, self.value_after, self.side)
+                       self.params, self.prior_c, self.value_after, self.side,
+                       self.heuristic_prior)
             spent = time.perf_counter() - t0
             if self.seconds is not None:
                 rate = done / spent if spent > 0 else 0.0

@@ -17,7 +17,9 @@ One search grows a tree over what the *observer* (the seat to move at the root) 
   the mover's observation in this determinization) draws the untried legal action to expand,
   the child keeps that prior, and selection adds the progressive bias
   ``prior_c · prior / (1 + visits)`` (Chaslot et al. 2008) to the UCB score; rollouts may
-  also sample the model's policy (``rollout = MODEL``), and with ``value_after`` ≥ 0 a
+  also sample the model's policy (``rollout = MODEL``); without a model, a **heuristic
+  prior** expands the heuristic player's move first and gives it prior 1 (Chaslot et al.'s
+  progressive bias with domain knowledge); and with ``value_after`` ≥ 0 a
   rollout stops at its first decision after that many moves and backs up the model's value
   (AlphaZero-style leaf evaluation; the value is the mover's, the other side gets its
   negation). Without a model (``dims`` empty) the search is plain ISMCTS;
@@ -84,39 +86,15 @@ def _build(K) -> SimpleNamespace:
     H = heuristic_module(K)
 
     @njit(cache=True)
-    def model_probs(s, legal, n, x, dims, params, out, scratch):
-        """The model's policy over ``legal[:n]`` for the seat to move, into ``out[:n]``."""
-        x[:] = 0.0
-        K.observation(s, s[H_CUR], x)
-        net_logits(dims, params, x, legal, n, out, scratch)
-        top = out[:n].max()
-        total = 0.0
-        for i in range(n):
-            out[i] = np.exp(out[i] - top)
-            total += out[i]
-        for i in range(n):
-            out[i] /= total
-
-    @njit(cache=True, inline="always")
-    def leaf_value(s, mover, dims, params, x, legal, logits, scratch, side, lo, span, ret):
-        """The model's value of ``s`` for ``mover`` as every seat's return: the mover's side
-        gets it, the other side its negation (zero-sum, utilities symmetric about 0)."""
-        x[:] = 0.0
-        K.observation(s, mover, x)
-        v = net_logits(dims, params, x, legal, 0, logits, scratch)
-        for q in range(ret.shape[0]):
-            mine = v if side[q] == side[mover] else -v
-            ret[q] = lo + 0.5 * (mine + 1.0) * span
-
-    @njit(cache=True)
     def run(root, rng, iterations, tree, stats, meta, uct_c, rollout, eps, w, lo, span,
-            dims, params, prior_c, value_after, side):
+            dims, params, prior_c, value_after, side, heuristic_prior):
         """Run up to ``iterations`` more iterations from ``root`` (the observer is the seat
         to move); returns how many ran (fewer only when the tree arrays are nearly full).
         ``dims``/``params``: the model (:mod:`agents.model`; ``dims`` empty for none).
         ``value_after`` ≥ 0: the rollout stops at the first decision after that many of its
         moves and the model's value is backed up instead (``side``: each seat's side of a
-        two-sided zero-sum game); -1: rollouts play to the end."""
+        two-sided zero-sum game); -1: rollouts play to the end. ``heuristic_prior`` (without
+        a model): the heuristic's move (weights ``w``) is expanded first and has prior 1."""
         obs = root[H_CUR]
         legal = np.empty(MAX_ACTIONS, np.int64)
         path = np.empty(MAX_DEPTH, np.int64)
@@ -156,8 +134,10 @@ def _build(K) -> SimpleNamespace:
                     continue
                 if not in_tree:
                     if plies == value_after:
-                        leaf_value(s, cur, dims, params, x, legal, logits, scratch, side,
-                                    lo, span, ret)
+                        x[:] = 0.0
+                        K.observation(s, cur, x)
+                        _value_returns(net_logits(dims, params, x, legal, 0, logits, scratch),
+                                       cur, side, lo, span, ret)
                         valued = True
                         break
                     plies += 1
@@ -167,7 +147,9 @@ def _build(K) -> SimpleNamespace:
                         a = H.act(s, rng, w)
                     elif rollout == MODEL:
                         n = K.legal_actions(s, legal)
-                        model_probs(s, legal, n, x, dims, params, logits, scratch)
+                        x[:] = 0.0
+                        K.observation(s, cur, x)
+                        _model_probs(dims, params, x, legal, n, logits, scratch)
                         a = legal[_sample(logits, n, rng)]
                     else:
                         a = K.random_legal(s, rng)
@@ -179,11 +161,18 @@ def _build(K) -> SimpleNamespace:
                 if child < 0:  # expand: a legal action without a child
                     p = 0.0
                     if use_model:  # one drawn from the model's policy
-                        model_probs(s, legal, n, x, dims, params, logits, scratch)
+                        x[:] = 0.0
+                        K.observation(s, cur, x)
+                        _model_probs(dims, params, x, legal, n, logits, scratch)
                         i = _sample_untried(tree, node, legal, n, cur, logits, rng)
                         p = logits[i]
-                    else:  # one chosen uniformly
-                        i = -child - 1
+                    else:  # the heuristic's move first, else one chosen uniformly
+                        i = -1
+                        if heuristic_prior:
+                            i = _untried_index(tree, node, legal, n, cur, H.act(s, rng, w))
+                            p = 1.0
+                        if i < 0:
+                            i, p = -child - 1, 0.0
                     a = legal[i]
                     child = _child(tree, stats, meta, node, a * 8 + cur + 1)
                     stats[child, PRIOR] = p
@@ -216,6 +205,31 @@ def _build(K) -> SimpleNamespace:
     return SimpleNamespace(run=run)
 
 
+# The helpers below are module functions, not closures inside ``_build``: Numba does not cache
+# a closure that calls another closure on disk, and ``run`` would compile in every process.
+
+@njit(cache=True)
+def _model_probs(dims, params, x, legal, n, out, scratch):
+    """The model's policy over ``legal[:n]`` for observation ``x``, into ``out[:n]``."""
+    net_logits(dims, params, x, legal, n, out, scratch)
+    top = out[:n].max()
+    total = 0.0
+    for i in range(n):
+        out[i] = np.exp(out[i] - top)
+        total += out[i]
+    for i in range(n):
+        out[i] /= total
+
+
+@njit(cache=True)
+def _value_returns(v, mover, side, lo, span, ret):
+    """The model's value ``v`` for ``mover`` as every seat's return: the mover's side gets it,
+    the other side its negation (zero-sum, utilities symmetric about 0)."""
+    for q in range(ret.shape[0]):
+        mine = v if side[q] == side[mover] else -v
+        ret[q] = lo + 0.5 * (mine + 1.0) * span
+
+
 @njit(cache=True, inline="always")
 def _sample(probs, n, rng):
     """An index drawn from ``probs[:n]`` (summing to 1)."""
@@ -225,6 +239,21 @@ def _sample(probs, n, rng):
         if u < 0.0:
             return i
     return n - 1
+
+
+@njit(cache=True, inline="always")
+def _untried_index(tree, node, legal, n, cur, a):
+    """The index of action ``a`` in ``legal[:n]`` if ``node`` has no child for it, else -1."""
+    key = a * 8 + cur + 1
+    c = tree[node, FIRST]
+    while c >= 0 and tree[c, KEY] < key:
+        c = tree[c, NEXT]
+    if c >= 0 and tree[c, KEY] == key:
+        return -1
+    for i in range(n):
+        if legal[i] == a:
+            return i
+    return -1
 
 
 @njit(cache=True, inline="always")

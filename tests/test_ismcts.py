@@ -135,3 +135,26 @@ def test_the_ladder_holds_on_small_duplicate_matches():
 def test_bot_is_an_ismcts_bot():
     game = pyspiel.load_game("skip_columns")
     assert isinstance(make_agent("ismcts(iterations=10)", game), ISMCTSBot)
+
+
+def test_heuristic_prior_expands_the_heuristics_move_first():
+    game = pyspiel.load_game("skip_brook(players=4)")
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])
+    # the heuristic breaks ties at random: the moves it may choose here
+    picks = {make_agent("heuristic", game, seed=k).step(state) for k in range(30)}
+    assert len(picks) <= len(state.legal_actions()) // 2
+    for seed in range(10):  # one iteration expands one of them at the root
+        bot = make_agent("ismcts(iterations=1,heuristic_prior=true)", game, seed=seed)
+        bot.search(state)
+        assert len(bot.last_search.actions) == 1 and bot.last_search.actions[0] in picks
+    a = make_agent("ismcts(iterations=400,heuristic_prior=true,prior_c=2)", game, seed=4)
+    b = make_agent("ismcts(iterations=400,heuristic_prior=true,prior_c=2)", game, seed=4)
+    plain = make_agent("ismcts(iterations=400)", game, seed=4)
+    assert a.step(state) == b.step(state)
+    assert np.array_equal(a.last_search.visits, b.last_search.visits)
+    plain.step(state)
+    assert not np.array_equal(a.last_search.visits, plain.last_search.visits)
+    with pytest.raises(ValueError, match="heuristic_prior must be true or false"):
+        make_agent("ismcts(iterations=5,heuristic_prior=2)", game)

@@ -5,7 +5,9 @@
         --runs runs/train-brook runs/train-domino --out results/training.md
 
 - ``--tuned GAME=WEIGHTS.json``: ISMCTS whose heuristic rollouts use weights tuned by
-  ``skip-ai tune`` vs ISMCTS with the default weights, both ``ismcts(seconds=S)``.
+  ``skip-ai tune`` vs ISMCTS with the default weights, both ``ismcts(seconds=S)``; with
+  ``--prior`` the tuned heuristic's move is also expanded first and favoured in selection
+  (``heuristic_prior=true``).
 - ``--models GAME=MODEL.npz``: ISMCTS with a model from ``skip-ai train`` vs plain ISMCTS.
 - ``--runs FOLDER``: the per-generation scores of ``skip-ai train`` runs, tabulated and plotted.
 - ``--searched GAME=SEARCH.json``: ISMCTS tuned by ``skip-ai tune --search`` vs the untuned
@@ -112,13 +114,17 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=50)
     ap.add_argument("--seed", type=int, default=77)
     ap.add_argument("--tuned", nargs="*", default=[], help="GAME=WEIGHTS.json")
+    ap.add_argument("--prior", action="store_true",
+                    help="the --tuned side also expands the tuned heuristic's move first "
+                         "(heuristic_prior=true)")
     ap.add_argument("--models", nargs="*", default=[], help="GAME=MODEL.npz")
     ap.add_argument("--runs", nargs="*", default=[], type=Path)
     ap.add_argument("--searched", nargs="*", default=[], help="GAME=SEARCH.json")
     ap.add_argument("--out", type=Path, default=Path("results/training.md"))
     args = ap.parse_args()
     tuned = dict(t.rsplit("=", 1) for t in args.tuned)
-    rows = [equal_time(g, f"weights={w}", args.seconds, args.deals, args.seed)
+    prior = ",heuristic_prior=true" if args.prior else ""
+    rows = [equal_time(g, f"weights={w}{prior}", args.seconds, args.deals, args.seed)
             for g, w in tuned.items()]
     rows += [equal_time(g, f"model={m}", args.seconds, args.deals, args.seed)
              for g, m in (t.rsplit("=", 1) for t in args.models)]
