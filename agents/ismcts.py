@@ -6,8 +6,8 @@ model also ``model``), ``rollout_eps`` (each rollout move uniformly random with 
 probability; default 0), ``model=PATH`` (a policy/value model, :mod:`agents.model`, trained by
 ``skip-ai train``: its policy is the prior of the search), ``prior_c`` (weight of that prior in
 selection; default 1.0), ``weights=PATH.json`` (heuristic weights tuned by ``skip-ai tune``, for
-the heuristic rollouts), ``tuned=PATH.json`` (``uct_c``, ``rollout_eps`` and rollout weights
-tuned together by ``skip-ai tune --search``),
+the heuristic rollouts), ``tuned=PATH.json`` (``uct_c``, ``rollout_eps``, the heuristic
+prior's ``prior_c`` and the heuristic's weights tuned together by ``skip-ai tune --search``),
 ``heuristic_prior=true`` (without a model: the heuristic's move, with ``weights``, is expanded
 first and has prior 1 in selection, weighted by ``prior_c``),
 ``value_after=N`` (with a model: a rollout stops at the first decision after N of its moves,
@@ -82,10 +82,13 @@ class ISMCTSBot(pyspiel.Bot):
         if tuned is not None:  # a search tuned by ``skip-ai tune --search``
             from skip_ai.training.tuning import load_search
 
-            if uct_c != 0.7 or rollout_eps != 0.0 or weights is not None:
-                raise ValueError("ismcts: tuned=FILE sets uct_c, rollout_eps and weights; "
-                                 "give either tuned or those")
-            uct_c, rollout_eps, weights = load_search(tuned, game)
+            if (uct_c != 0.7 or rollout_eps != 0.0 or weights is not None or prior_c != 1.0
+                    or heuristic_prior):
+                raise ValueError("ismcts: tuned=FILE sets uct_c, rollout_eps, prior_c, "
+                                 "heuristic_prior and weights; give either tuned or those")
+            found = load_search(tuned, game)
+            uct_c, rollout_eps, weights = found.uct_c, found.rollout_eps, found.weights
+            prior_c, heuristic_prior = found.prior_c, found.prior_c > 0
 
         if (iterations is None) == (seconds is None):
             raise ValueError("ismcts needs exactly one budget: iterations=N or seconds=S")

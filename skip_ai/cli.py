@@ -171,8 +171,9 @@ def _tune(args: argparse.Namespace) -> int:
                                tune=tuple(args.tune.split(",")) if args.tune else
                                tuning.SEARCH_PARAMS)
         tuning.save_search(r, args.out)
-        print(f"{r.game}: uct_c {r.uct_c:.3f}, rollout_eps {r.rollout_eps:.3f}, weights "
-              f"{dict(zip(r.names, r.weights.round(3).tolist()))}\n"
+        s = r.params
+        print(f"{r.game}: uct_c {s.uct_c:.3f}, rollout_eps {s.rollout_eps:.3f}, prior_c "
+              f"{s.prior_c:.3f}, weights {dict(zip(r.names, s.weights.round(3).tolist()))}\n"
               f"vs the untuned search ({r.budget}) on fresh deals: {r.score[0]:.3f} "
               f"[{r.score[1]:.3f}, {r.score[2]:.3f}]; saved to {args.out} (use "
               f"ismcts({r.budget},tuned={args.out}))")
@@ -236,13 +237,14 @@ def build_parser() -> argparse.ArgumentParser:
     tune.add_argument("--out", required=True, help="weights or tuned-search file to write "
                       "(JSON)")
     tune.add_argument("--search", metavar="BUDGET", help="tune ISMCTS at this budget instead "
-                      "(e.g. seconds=0.02): uct_c, rollout_eps and rollout weights")
+                      "(e.g. seconds=0.02): uct_c, rollout_eps, the heuristic prior's prior_c and "
+                      "the heuristic's weights")
     tune.add_argument("--rounds", type=int, help="default 5 (heuristic) / 4 (search)")
     tune.add_argument("--population", type=int, help="default 16 / 8")
     tune.add_argument("--elite", type=int, help="default 4 / 2")
     tune.add_argument("--deals", type=int, help="deals per candidate: default 500 / 10")
     tune.add_argument("--tune", metavar="P,Q", help="with --search: the parameters to tune, "
-                      "among uct_c, rollout_eps, weights (default all three)")
+                      "among uct_c, rollout_eps, prior_c, weights (default all four)")
     tune.add_argument("--eval-deals", type=int, default=0, help="with --search: also score "
                       "each generation against the untuned search on this many fresh deals")
     tune.add_argument("--seed", type=int, default=0)

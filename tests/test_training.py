@@ -136,19 +136,23 @@ def test_search_tuning_runs_saves_and_loads(tmp_path):
                     eval_deals=1, seed=3, progress=False)
     assert [g["round"] for g in r.rounds] == [0, 1]
     assert all(0 <= g["vs_plain"][0] <= 1 for g in r.rounds)
-    assert r.uct_c > 0 and 0 <= r.rollout_eps <= 1 and 0 <= r.score[0] <= 1
+    s = r.params
+    assert s.uct_c > 0 and 0 <= s.rollout_eps <= 1 and s.prior_c >= 0 and 0 <= r.score[0] <= 1
     path = tmp_path / "search.json"
     save_search(r, path)
     game = pyspiel.load_game(GAME)
-    uct_c, eps, weights = load_search(path, game)
-    assert (uct_c, eps) == (r.uct_c, r.rollout_eps) and np.array_equal(weights, r.weights)
+    back = load_search(path, game)
+    assert (back.uct_c, back.rollout_eps, back.prior_c) == (s.uct_c, s.rollout_eps, s.prior_c)
+    assert np.array_equal(back.weights, s.weights)
     state = game.new_initial_state()
     while state.is_chance_node():
         state.apply_action(state.legal_actions()[0])
     a, b = (make_agent(f"ismcts(iterations=50,tuned={path})", game, seed=4) for _ in range(2))
-    assert a.step(state) == b.step(state) and a.uct_c == r.uct_c
-    with pytest.raises(ValueError, match="either tuned or those"):
-        make_agent(f"ismcts(iterations=5,tuned={path},uct_c=2)", game)
+    assert a.step(state) == b.step(state) and a.uct_c == s.uct_c
+    assert a.heuristic_prior == (s.prior_c > 0) and a.prior_c == s.prior_c
+    for extra in ("uct_c=2", "prior_c=2", "heuristic_prior=true"):
+        with pytest.raises(ValueError, match="either tuned or those"):
+            make_agent(f"ismcts(iterations=5,tuned={path},{extra})", game)
     with pytest.raises(ValueError, match="tuned for"):
         load_search(path, pyspiel.load_game("skip_brook(players=2)"))
     path.write_text("{}")
@@ -160,7 +164,9 @@ def test_search_tuning_keeps_the_parameters_it_does_not_tune():
     game = pyspiel.load_game(GAME)
     r = tune_search(game, budget="iterations=20", rounds=2, population=3, elite=1, deals=1,
                     seed=2, progress=False, tune=("rollout_eps",))
-    assert r.uct_c == pytest.approx(0.7) and np.array_equal(r.weights, game.ops.heuristic.WEIGHTS)
+    s = r.params
+    assert s.uct_c == pytest.approx(0.7) and np.array_equal(s.weights, game.ops.heuristic.WEIGHTS)
+    assert s.prior_c == 0
     with pytest.raises(ValueError, match="choose among"):
         tune_search(game, tune=("depth",))
 
@@ -184,3 +190,19 @@ def test_rollout_eps_is_checked_and_changes_the_search():
     for bot in runs:
         bot.step(state)
     assert not np.array_equal(runs[0].last_search.values, runs[1].last_search.values)
+
+
+def test_search_file_without_prior_c_loads_without_a_heuristic_prior(tmp_path):
+    """Files tuned before prior_c was a parameter (results/training/*-search.json) still
+    load: no heuristic prior."""
+    game = pyspiel.load_game(GAME)
+    r = tune_search(game, budget="iterations=20", rounds=1, population=2, elite=1, deals=1,
+                    seed=2, progress=False, tune=("prior_c",))
+    path = tmp_path / "old.json"
+    save_search(r, path)
+    data = json.loads(path.read_text())
+    del data["prior_c"]
+    path.write_text(json.dumps(data))
+    assert load_search(path, game).prior_c == 0.0
+    bot = make_agent(f"ismcts(iterations=20,tuned={path})", game)
+    assert not bot.heuristic_prior and bot.prior_c == 0.0

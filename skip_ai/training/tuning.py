@@ -1,19 +1,22 @@
 """Tuning players by the cross-entropy method over duplicate matches.
 
-**A heuristic's weights** (:func:`tune_heuristic`). Each round draws ``population`` weight vectors from a normal distribution (mean: the current
-best guess, starting at the game's ``WEIGHTS``; spread: ``sigma`` × max(|mean|, 1) at first),
-scores each by :func:`skip_ai.duplicate.kernel_match` against the *default* weights on the same
-``deals`` duplicate deals (common random numbers: every candidate meets the same cards), and
-refits mean and spread to the ``elite`` best. Everything runs inside Numba, so a round of 16
-candidates × 500 deals takes seconds.
+**A heuristic's weights** (:func:`tune_heuristic`). Each round draws ``population`` weight
+vectors from a normal distribution (mean: the current best guess, starting at the game's
+``WEIGHTS``; spread: ``sigma`` × max(|mean|, 1) at first), scores each by
+:func:`skip_ai.duplicate.kernel_match` against the *default* weights on the same ``deals``
+duplicate deals (common random numbers: every candidate meets the same cards), and refits mean
+and spread to the ``elite`` best. Everything runs inside Numba, so a round of 16 candidates ×
+500 deals takes seconds.
 
-**An ISMCTS search** (:func:`tune_search`): the same method over the search's own parameters
-— the exploration constant ``uct_c``, the rollouts' share of random moves ``rollout_eps`` and
-the heuristic rollout weights — scoring each candidate by ISMCTS matches against the untuned
-search at the same budget. With a time budget the tuning aims at what counts: strength at equal
-thinking time (a cheaper rollout buys more iterations). Each round's mean is a *generation*; with
-``eval_deals`` every generation is also scored against the untuned search on fresh deals, the
-curve of strength by generation. Its result file is what ``ismcts(tuned=FILE)`` loads.
+**An ISMCTS search** (:func:`tune_search`): the same method over the search's own parameters —
+the exploration constant ``uct_c``, the rollouts' share of random moves ``rollout_eps``, the
+weight ``prior_c`` of the heuristic's move as a prior (``heuristic_prior``; 0 for none) and the
+heuristic's weights (for the rollouts and the prior) — scoring each candidate by ISMCTS matches
+against the untuned search at the same budget. With a time budget the tuning aims at what
+counts: strength at equal thinking time (a cheaper rollout buys more iterations). Each round's
+mean is a *generation*; with ``eval_deals`` every generation is also scored against the untuned
+search on fresh deals, the curve of strength by generation. Its result file is what
+``ismcts(tuned=FILE)`` loads.
 """
 
 from __future__ import annotations
@@ -103,25 +106,33 @@ DEFAULT_UCT_C = 0.7
 
 
 @dataclass
+class SearchParams:
+    """The parameters of a tuned search (what ``ismcts(tuned=FILE)`` sets)."""
+    uct_c: float
+    rollout_eps: float
+    prior_c: float               # the heuristic prior's weight; 0: no heuristic prior
+    weights: np.ndarray          # the heuristic's, for the rollouts and the prior
+
+
+@dataclass
 class SearchTuning:
     game: str
     budget: str                  # e.g. "seconds=0.02": the budget of every match
-    names: tuple[str, ...]       # the rollout heuristic's weight names
-    uct_c: float
-    rollout_eps: float
-    weights: np.ndarray
+    names: tuple[str, ...]       # the heuristic's weight names
+    params: SearchParams
     rounds: list[dict]           # per round (generation): mean parameters, best score, and
                                  # with eval_deals "vs_plain": [score, lo, hi] on fresh deals
     score: tuple[float, float, float]  # the result vs the untuned search on fresh deals
 
 
-def search_params(theta: np.ndarray) -> tuple[float, float, np.ndarray]:
-    """``(uct_c, rollout_eps, weights)`` from the tuned vector ``[ln uct_c, eps, *weights]``
-    (``eps`` clipped to [0, 1])."""
-    return float(np.exp(theta[0])), float(np.clip(theta[1], 0.0, 1.0)), theta[2:].copy()
+def search_params(theta: np.ndarray) -> SearchParams:
+    """The parameters from the tuned vector ``[ln uct_c, eps, prior_c, *weights]`` (``eps``
+    clipped to [0, 1], ``prior_c`` to ≥ 0)."""
+    return SearchParams(float(np.exp(theta[0])), float(np.clip(theta[1], 0.0, 1.0)),
+                        float(max(theta[2], 0.0)), theta[3:].copy())
 
 
-SEARCH_PARAMS = ("uct_c", "rollout_eps", "weights")
+SEARCH_PARAMS = ("uct_c", "rollout_eps", "prior_c", "weights")
 
 
 def tune_search(game: str | KernelGame, budget: str = "seconds=0.02", rounds: int = 4,
@@ -144,8 +155,7 @@ def tune_search(game: str | KernelGame, budget: str = "seconds=0.02", rounds: in
     with tempfile.TemporaryDirectory(prefix="tune-search-") as tmp:
         def versus_plain(theta: np.ndarray, n: int, match_seed: int) -> tuple:
             path = Path(tmp) / "candidate.json"
-            uct_c, eps, w = search_params(theta)
-            _write_search(path, str(g), budget, names, uct_c, eps, w, [], None)
+            _write_search(path, str(g), budget, names, search_params(theta), [], None)
             r = match(g, f"ismcts({budget},tuned={path})", plain, n, seed=match_seed)
             return r.score, r.lo, r.hi
 
@@ -154,12 +164,13 @@ def tune_search(game: str | KernelGame, budget: str = "seconds=0.02", rounds: in
                 return {}
             return {"vs_plain": list(versus_plain(mean, eval_deals, seed + 5_000 + r))}
 
-        theta0 = np.concatenate([[np.log(DEFAULT_UCT_C), 0.0], default])
-        spread = np.concatenate([[sigma, 0.3], sigma * np.maximum(np.abs(default), 1.0)])
+        theta0 = np.concatenate([[np.log(DEFAULT_UCT_C), 0.0, 0.0], default])
+        spread = np.concatenate([[sigma, 0.3, 2 * sigma],
+                                 sigma * np.maximum(np.abs(default), 1.0)])
         # a parameter not tuned keeps its default: no spread
-        fixed = [i for i, name in enumerate(("uct_c", "rollout_eps")) if name not in tune]
+        fixed = [i for i, name in enumerate(SEARCH_PARAMS[:3]) if name not in tune]
         if "weights" not in tune:
-            fixed += list(range(2, len(theta0)))
+            fixed += list(range(3, len(theta0)))
         spread[fixed] = 0.0
         _, _, history = cross_entropy(
             lambda theta, r: versus_plain(theta, deals, seed + 1 + r)[0], theta0, spread,
@@ -167,17 +178,17 @@ def tune_search(game: str | KernelGame, budget: str = "seconds=0.02", rounds: in
             generation)
         final = np.array(history[-1]["mean"])
         score = versus_plain(final, max(eval_deals, deals), seed + 10_000)
-    uct_c, eps, weights = search_params(final)
-    return SearchTuning(str(g), budget, names, uct_c, eps, weights, history, score)
+    return SearchTuning(str(g), budget, names, search_params(final), history, score)
 
 
-def _write_search(path: Path, game: str, budget: str, names: tuple[str, ...], uct_c: float,
-                  eps: float, weights: np.ndarray, rounds: list[dict], score) -> None:
+def _write_search(path: Path, game: str, budget: str, names: tuple[str, ...],
+                  params: SearchParams, rounds: list[dict], score) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.tmp")
     tmp.write_text(json.dumps({"format": SEARCH_FORMAT, "game": game, "budget": budget,
-                               "uct_c": uct_c, "rollout_eps": eps, "names": list(names),
-                               "weights": [float(x) for x in weights],
+                               "uct_c": params.uct_c, "rollout_eps": params.rollout_eps,
+                               "prior_c": params.prior_c, "names": list(names),
+                               "weights": [float(x) for x in params.weights],
                                "score_vs_plain": None if score is None else list(score),
                                "rounds": rounds}, indent=1))
     tmp.replace(path)
@@ -186,13 +197,13 @@ def _write_search(path: Path, game: str, budget: str, names: tuple[str, ...], uc
 def save_search(result: SearchTuning, path: str | Path) -> None:
     """The tuned search as JSON (what ``ismcts(tuned=FILE)`` loads), with its score against
     the untuned search and each generation's parameters and scores."""
-    _write_search(Path(path), result.game, result.budget, result.names, result.uct_c,
-                  result.rollout_eps, result.weights, result.rounds, result.score)
+    _write_search(Path(path), result.game, result.budget, result.names, result.params,
+                  result.rounds, result.score)
 
 
-def load_search(path: str | Path, game: KernelGame) -> tuple[float, float, np.ndarray]:
-    """``(uct_c, rollout_eps, weights)`` saved by :func:`save_search`, checked against
-    ``game``."""
+def load_search(path: str | Path, game: KernelGame) -> SearchParams:
+    """The parameters saved by :func:`save_search`, checked against ``game`` (a file from
+    before ``prior_c`` was tuned has none: 0)."""
     path = Path(path)
     if not path.is_file():
         raise ValueError(f"no tuned search file at {path}")
@@ -202,6 +213,7 @@ def load_search(path: str | Path, game: KernelGame) -> tuple[float, float, np.nd
             raise ValueError(f"format is {data.get('format')!r}, not {SEARCH_FORMAT!r}")
         game_name, names = data["game"], data["names"]
         uct_c, eps = float(data["uct_c"]), float(data["rollout_eps"])
+        prior_c = float(data.get("prior_c", 0.0))
         weights = np.asarray(data["weights"], np.float64)
     except (ValueError, KeyError, TypeError, AttributeError) as e:
         raise ValueError(f"{path} is not a tuned search file: {e}") from None
@@ -210,7 +222,7 @@ def load_search(path: str | Path, game: KernelGame) -> tuple[float, float, np.nd
     if tuple(names) != tuple(game.ops.heuristic.WEIGHT_NAMES) or len(weights) != len(names):
         raise ValueError(f"{path}: weights {names} do not match the heuristic's "
                          f"{list(game.ops.heuristic.WEIGHT_NAMES)}")
-    return uct_c, eps, heuristic_weights(game, weights)
+    return SearchParams(uct_c, eps, prior_c, heuristic_weights(game, weights))
 
 
 def save_weights(result: TuningResult, path: str | Path) -> None:
