@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import tempfile
 import time
 from pathlib import Path
 
@@ -45,14 +46,32 @@ def equal_time(game: str, extra: str, seconds: float, deals: int, seed: int) -> 
             "minutes": (time.time() - t0) / 60}
 
 
+def generation_curve(game: str, weights: Path, seconds: float, deals: int, seed: int,
+                     prior: str) -> list[tuple[float, float, float]]:
+    """ISMCTS with each heuristic-tuning round's mean weights (for its rollouts, and with
+    ``prior`` its prior) vs plain ISMCTS at equal time: the trained search by generation."""
+    data = json.loads(weights.read_text())
+    curve = []
+    with tempfile.TemporaryDirectory(prefix="curve-") as tmp:
+        for r in data["rounds"]:
+            path = Path(tmp) / f"round{r['round']}.json"
+            path.write_text(json.dumps({**data, "weights": r["mean"]}))
+            row = equal_time(game, f"weights={path}{prior}", seconds, deals, seed + r["round"])
+            curve.append((row["score"], row["lo"], row["hi"]))
+    return curve
+
+
 def read_run(folder: Path) -> list[dict]:
     return [json.loads(p.read_text()) for p in sorted((folder / "eval").glob("gen*.json"))]
 
 
-def plot(tuned: dict[str, Path], runs: list[Path], searched: dict[str, Path], png: Path) -> None:
-    """One panel per kind of training given: heuristic tuning, expert iteration, search
-    tuning."""
-    panels = [draw for draw, given in ((_tuning_panel, tuned), (_expert_panel, runs),
+def plot(tuned: dict[str, Path], runs: list[Path], searched: dict[str, Path], png: Path,
+         curves: dict[str, list] | None = None) -> None:
+    """One panel per kind of training given: heuristic tuning (with ``curves``: the trained
+    search by generation), expert iteration, search tuning."""
+    tuning = _tuning_panel if not curves else (
+        lambda ax, tuned, runs, searched: _curve_panel(ax, curves))
+    panels = [draw for draw, given in ((tuning, tuned), (_expert_panel, runs),
                                        (_search_panel, searched)) if given]
     if not panels:
         return
@@ -75,6 +94,16 @@ def _tuning_panel(ax, tuned: dict[str, Path], runs: list[Path], searched: dict) 
                 label=game)
     ax.set(title="Heuristic tuning (CEM): best candidate per round\nvs default weights "
            "(in-sample deals)", xlabel="round")
+
+
+def _curve_panel(ax, curves: dict[str, list]) -> None:
+    for k, (game, curve) in enumerate(curves.items()):
+        dodge = 0.06 * (k - (len(curves) - 1) / 2)
+        _curve(ax, [0.5] + [c[0] for c in curve], [0.5] + [c[1] for c in curve],
+               [0.5] + [c[2] for c in curve], game,
+               x=[i + dodge for i in range(len(curve) + 1)])
+    ax.set(title="Heuristic tuning (CEM): ISMCTS with round g's weights\nvs plain ISMCTS "
+           "(equal time, fresh deals, 95% interval)", xlabel="generation (CEM round)")
 
 
 def _expert_panel(ax, tuned: dict, runs: list[Path], searched: dict) -> None:
@@ -117,6 +146,10 @@ def main() -> None:
     ap.add_argument("--prior", action="store_true",
                     help="the --tuned side also expands the tuned heuristic's move first "
                          "(heuristic_prior=true)")
+    ap.add_argument("--curve", type=int, default=0, metavar="DEALS",
+                    help="also score every tuning round's weights (the --tuned side's search) "
+                         "against plain ISMCTS on this many fresh deals: the curve by "
+                         "generation")
     ap.add_argument("--models", nargs="*", default=[], help="GAME=MODEL.npz")
     ap.add_argument("--runs", nargs="*", default=[], type=Path)
     ap.add_argument("--searched", nargs="*", default=[], help="GAME=SEARCH.json")
@@ -125,7 +158,7 @@ def main() -> None:
     tuned = dict(t.rsplit("=", 1) for t in args.tuned)
     prior = ",heuristic_prior=true" if args.prior else ""
     rows = [equal_time(g, f"weights={w}{prior}", args.seconds, args.deals, args.seed)
-            for g, w in tuned.items()]
+            for g, w in tuned.items() if args.deals]  # --deals 0: only the --curve
     rows += [equal_time(g, f"model={m}", args.seconds, args.deals, args.seed)
              for g, m in (t.rsplit("=", 1) for t in args.models)]
     searched = dict(t.rsplit("=", 1) for t in args.searched)
@@ -142,9 +175,14 @@ def main() -> None:
             lines.append(f"| {folder.name} gen {g['generation']} | `model` (equal iterations) | "
                          f"{g['vs_plain'][0]:.3f} [{g['vs_plain'][1]:.3f}, {g['vs_plain'][2]:.3f}]"
                          f" vs plain, {g['vs_previous'][0]:.3f} vs previous | | |")
+    curves = {g: generation_curve(g, Path(w), args.seconds, args.curve, args.seed + 1000,
+                                  prior) for g, w in tuned.items()} if args.curve else None
+    for game, curve in (curves or {}).items():
+        lines.append(f"| {game} by generation | `weights` of rounds 0.. | " + ", ".join(
+            f"{s:.3f} [{lo:.3f}, {hi:.3f}]" for s, lo, hi in curve) + f" ({args.curve}) | | |")
     png = args.out.with_suffix(".png")
     plot({g: Path(w) for g, w in tuned.items()}, args.runs,
-         {g: Path(p) for g, p in searched.items()}, png)
+         {g: Path(p) for g, p in searched.items()}, png, curves)
     args.out.with_suffix(".table.md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
 
