@@ -36,6 +36,7 @@ between chunks) and grow its arrays between them. Everything random comes from t
 passed in: the same seed and iteration budget give the same search.
 """
 
+from functools import cache
 from types import SimpleNamespace
 
 import numpy as np
@@ -72,14 +73,11 @@ MAX_DEPTH = 4096
 NODE_MARGIN = 512
 """A chunk stops when fewer free nodes remain, so the caller can grow the arrays."""
 
-_SEARCHES: dict = {}
 
-
-def search_kernel(K):
+@cache
+def search_kernel(K) -> SimpleNamespace:
     """The ISMCTS kernel for game kernel module ``K`` (built once per process)."""
-    if K.__name__ not in _SEARCHES:
-        _SEARCHES[K.__name__] = _build(K)
-    return _SEARCHES[K.__name__]
+    return _build(K)
 
 
 def _build(K) -> SimpleNamespace:

@@ -24,6 +24,7 @@ The functions below are closures over the *module* ``K`` and its heuristic modul
 because a module pickles by name.
 """
 
+from functools import cache
 from types import SimpleNamespace
 
 import numpy as np
@@ -36,14 +37,11 @@ from .rng import derive
 from .resample import PLAN_SIZE
 from .state import CHANCE, H_CUR, NUM_CARDS, TERMINAL, copy_into
 
-_ENGINES: dict = {}
 
-
+@cache
 def engine(K) -> SimpleNamespace:
     """The generic kernels for game kernel module ``K`` (built once per process)."""
-    if K.__name__ not in _ENGINES:
-        _ENGINES[K.__name__] = _build(K)
-    return _ENGINES[K.__name__]
+    return _build(K)
 
 
 def _build(K) -> SimpleNamespace:

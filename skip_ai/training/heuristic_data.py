@@ -15,6 +15,7 @@ samples do not depend on how the games are split into chunks.
 
 from __future__ import annotations
 
+from functools import cache
 from types import SimpleNamespace
 
 import numpy as np
@@ -30,13 +31,11 @@ from skip_ai.sim import heuristic_weights
 CHUNK = 64
 """Games per kernel call (the sample buffers hold one chunk)."""
 
-_KERNELS: dict = {}
 
-
+@cache
 def _kernel(K) -> SimpleNamespace:
-    if K.__name__ not in _KERNELS:
-        _KERNELS[K.__name__] = _build(K)
-    return _KERNELS[K.__name__]
+    """The sampling kernel for game kernel module ``K`` (built once per process)."""
+    return _build(K)
 
 
 def _build(K) -> SimpleNamespace:
