@@ -160,9 +160,36 @@ def _train(args: argparse.Namespace) -> int:
     return 0
 
 
-def _tune(args: argparse.Namespace) -> int:
-    from skip_ai.training import tuning
+def _positions(args: argparse.Namespace) -> int:
+    from skip_ai.training import balance
 
+    pos = balance.expert_positions(args.game, args.expert, args.games, args.per_game,
+                                   seed=args.seed)
+    balance.save_positions(pos, args.out)
+    print(f"{pos.game}: {len(pos.targets)} positions from {args.games} games of {pos.expert} "
+          f"saved to {args.out} (use skip-ai tune GAME --balance {args.out})")
+    return 0
+
+
+def _tune(args: argparse.Namespace) -> int:
+    from skip_ai.training import balance, tuning
+
+    if args.search and args.balance:
+        raise ValueError("--search and --balance are two tunings: give one")
+    if args.balance:
+        from skip_ai.pyspiel_wrapper import load
+
+        game = load(args.game)
+        r = balance.balance(game, balance.load_positions(args.balance, game),
+                            rounds=args.rounds or 5, population=args.population or 16,
+                            elite=args.elite or 4, rollouts=args.rollouts, seed=args.seed)
+        balance.save_balanced(r, args.out)
+        s = r.params
+        print(f"{r.game}: rollout_eps {s.rollout_eps:.3f}, weights "
+              f"{dict(zip(r.names, s.weights.round(3).tolist()))}\n"
+              f"held-out squared bias of the rollouts: {r.default_error:.4f} (default) -> "
+              f"{r.error:.4f}; saved to {args.out} (use ismcts(seconds=S,tuned={args.out}))")
+        return 0
     if args.search:
         r = tuning.tune_search(args.game, budget=args.search, rounds=args.rounds or 4,
                                population=args.population or 8, elite=args.elite or 2,
@@ -239,7 +266,13 @@ def build_parser() -> argparse.ArgumentParser:
     tune.add_argument("--search", metavar="BUDGET", help="tune ISMCTS at this budget instead "
                       "(e.g. seconds=0.02): uct_c, rollout_eps, the heuristic prior's prior_c and "
                       "the heuristic's weights")
-    tune.add_argument("--rounds", type=int, help="default 5 (heuristic) / 4 (search)")
+    tune.add_argument("--balance", metavar="POSITIONS", help="tune ISMCTS's rollouts instead "
+                      "(rollout_eps and the heuristic's weights) by simulation balancing: their "
+                      "mean outcome should match the expert's in these positions (skip-ai "
+                      "positions)")
+    tune.add_argument("--rollouts", type=int, default=16, help="with --balance: playouts per "
+                      "position (default 16)")
+    tune.add_argument("--rounds", type=int, help="default 5 (heuristic, balance) / 4 (search)")
     tune.add_argument("--population", type=int, help="default 16 / 8")
     tune.add_argument("--elite", type=int, help="default 4 / 2")
     tune.add_argument("--deals", type=int, help="deals per candidate: default 500 / 10")
@@ -248,6 +281,15 @@ def build_parser() -> argparse.ArgumentParser:
     tune.add_argument("--eval-deals", type=int, default=0, help="with --search: also score "
                       "each generation against the untuned search on this many fresh deals")
     tune.add_argument("--seed", type=int, default=0)
+    posp = sub.add_parser("positions", help="expert positions for simulation balancing: "
+                          "self-play games, a few decisions kept per game with the final return")
+    posp.add_argument("game")
+    posp.add_argument("--expert", default="ismcts(iterations=1000)", help="the self-playing "
+                      "agent (default ismcts(iterations=1000))")
+    posp.add_argument("--games", type=int, default=250)
+    posp.add_argument("--per-game", type=int, default=8, help="decisions kept per game")
+    posp.add_argument("--seed", type=int, default=0)
+    posp.add_argument("--out", required=True, help="positions file to write (.npz)")
     rep = sub.add_parser("report", help="analyse a batch's records: OUT/report.md and "
                          "OUT/figures/*.png")
     rep.add_argument("out", help="the batch folder (holding records/) or a records folder")
@@ -264,7 +306,7 @@ def main(argv: list[str] | None = None) -> int:
 
     handler = {"games": _games, "play": _play, "match": _match,
                "simulate": _simulate, "tournament": _tournament, "train": _train,
-               "tune": _tune,
+               "tune": _tune, "positions": _positions,
                "report": _report}[args.command]
     try:
         return handler(args)

@@ -36,12 +36,13 @@ class MatchResult:
     games: pd.DataFrame
 
     def __str__(self) -> str:
-        secs = self.games[["seconds_a", "seconds_b"]].sum() / self.games.moves_a.clip(1).sum()
+        g = self.games
+        ms_a, ms_b = (1e3 * g[f"seconds_{x}"].sum() / max(g[f"moves_{x}"].sum(), 1) for x in "ab")
         return (f"{self.game}: A = {self.spec_a}  vs  B = {self.spec_b}\n"
                 f"A's score {self.score:.3f}  95% interval [{self.lo:.3f}, {self.hi:.3f}]  "
                 f"over {self.deals} deals ({len(self.games)} games; 1 = A always wins)\n"
-                f"thinking time per move: A {secs.seconds_a * 1e3:.1f} ms, "
-                f"B {secs.seconds_b * 1e3:.1f} ms")
+                f"thinking time per move (forced moves included): A {ms_a:.1f} ms, "
+                f"B {ms_b:.1f} ms")
 
 
 def play_seating(game: KernelGame, deal_seed: int, a_seats: np.ndarray,

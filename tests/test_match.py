@@ -75,3 +75,11 @@ def test_cli_match(capsys):
     out = capsys.readouterr().out
     assert "A's score" in out and "over 2 deals (4 games" in out
     assert main(["match", "skip_columns", "random", "nobody(x=1)", "-n", "2"]) == 2
+
+
+def test_thinking_time_per_move_is_each_sides_own():
+    """Each side's time is divided by its own number of moves (they differ in Pyatki, where a
+    side that is losing takes more turns)."""
+    r = match("skip_columns(players=2,deck=36)", "random", "random", 2, seed=1)
+    r.games[["seconds_a", "seconds_b", "moves_a", "moves_b"]] = [[1.0, 1.0, 10, 40]] * 4
+    assert "A 100.0 ms, B 25.0 ms" in str(r)

@@ -59,16 +59,16 @@ def cross_entropy(score: Callable[[np.ndarray, int], float], mean: np.ndarray,
                   spread: np.ndarray, rounds: int, population: int, elite: int, seed: int,
                   desc: str, progress: bool,
                   after_round: Callable[[np.ndarray, int], dict] | None = None,
-                  ) -> tuple[np.ndarray, float, list[dict]]:
-    """The cross-entropy method: ``score(candidate, round)`` (higher is better, 0.5 = as good
-    as the reference) for ``population`` normal draws per round, refitted to the ``elite``
+                  reference: float = 0.5) -> tuple[np.ndarray, float, list[dict]]:
+    """The cross-entropy method: ``score(candidate, round)`` (higher is better, ``reference``
+    = as good as the starting point) for ``population`` normal draws per round, refitted to the ``elite``
     best. Returns the best candidate, its score, and per round the mean, the best score and
     whatever ``after_round(mean, round)`` adds."""
     if not 1 <= elite <= population:
         raise ValueError(f"elite must be between 1 and population ({population}), got {elite}")
     rng = np.random.default_rng(seed)
     free = spread > 0  # a coordinate with no spread stays where it is
-    best, best_score = mean.copy(), 0.5
+    best, best_score = mean.copy(), reference
     history = []
     for r in tqdm(range(rounds), desc=desc, disable=not progress):
         cands = rng.normal(mean, spread, (population, len(mean)))
@@ -155,7 +155,7 @@ def tune_search(game: str | KernelGame, budget: str = "seconds=0.02", rounds: in
     with tempfile.TemporaryDirectory(prefix="tune-search-") as tmp:
         def versus_plain(theta: np.ndarray, n: int, match_seed: int) -> tuple:
             path = Path(tmp) / "candidate.json"
-            _write_search(path, str(g), budget, names, search_params(theta), [], None)
+            write_search(path, str(g), budget, names, search_params(theta), [], None)
             r = match(g, f"ismcts({budget},tuned={path})", plain, n, seed=match_seed)
             return r.score, r.lo, r.hi
 
@@ -181,8 +181,10 @@ def tune_search(game: str | KernelGame, budget: str = "seconds=0.02", rounds: in
     return SearchTuning(str(g), budget, names, search_params(final), history, score)
 
 
-def _write_search(path: Path, game: str, budget: str, names: tuple[str, ...],
-                  params: SearchParams, rounds: list[dict], score) -> None:
+def write_search(path: Path, game: str, budget: str, names: tuple[str, ...],
+                  params: SearchParams, rounds: list[dict], score,
+                  extra: dict | None = None) -> None:
+    """A tuned-search file (``extra``: whatever else the tuning method records)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.tmp")
     tmp.write_text(json.dumps({"format": SEARCH_FORMAT, "game": game, "budget": budget,
@@ -190,14 +192,14 @@ def _write_search(path: Path, game: str, budget: str, names: tuple[str, ...],
                                "prior_c": params.prior_c, "names": list(names),
                                "weights": [float(x) for x in params.weights],
                                "score_vs_plain": None if score is None else list(score),
-                               "rounds": rounds}, indent=1))
+                               **(extra or {}), "rounds": rounds}, indent=1))
     tmp.replace(path)
 
 
 def save_search(result: SearchTuning, path: str | Path) -> None:
     """The tuned search as JSON (what ``ismcts(tuned=FILE)`` loads), with its score against
     the untuned search and each generation's parameters and scores."""
-    _write_search(Path(path), result.game, result.budget, result.names, result.params,
+    write_search(Path(path), result.game, result.budget, result.names, result.params,
                   result.rounds, result.score)
 
 
