@@ -10,9 +10,12 @@
   (``heuristic_prior=true``).
 - ``--models GAME=MODEL.npz``: ISMCTS with a model from ``skip-ai train`` vs plain ISMCTS.
 - ``--runs FOLDER``: the per-generation scores of ``skip-ai train`` runs, tabulated and plotted.
-- ``--searched GAME=SEARCH.json``: ISMCTS tuned by ``skip-ai tune --search`` vs the untuned
-  search, both ``ismcts(seconds=S)``; the file's generations (scored against the untuned search
-  on fresh deals while tuning) are plotted as its curve of strength by generation.
+- ``--searched GAME=SEARCH.json``: ISMCTS tuned by ``skip-ai tune --search`` or ``--balance``
+  vs the untuned search, both ``ismcts(seconds=S)``; the file's generations (scored against
+  the untuned search on fresh deals while tuning, or with ``--curve``) are plotted as its
+  curve of strength by generation.
+- ``--curve DEALS``: every tuning round's mean scored against plain ISMCTS on fresh deals.
+- ``--deals 0``: only the curves.
 
 Writes the Markdown table next to ``--out`` (``.table.md``) and the plot of strength by
 generation (``.png``), one panel per kind of training given.
@@ -32,7 +35,10 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.ticker import MaxNLocator  # noqa: E402
 
+import numpy as np  # noqa: E402
+
 from skip_ai.match import match  # noqa: E402
+from skip_ai.training.tuning import SEARCH_FORMAT, search_params  # noqa: E402
 
 
 def equal_time(game: str, extra: str, seconds: float, deals: int, seed: int) -> dict:
@@ -46,17 +52,28 @@ def equal_time(game: str, extra: str, seconds: float, deals: int, seed: int) -> 
             "minutes": (time.time() - t0) / 60}
 
 
-def generation_curve(game: str, weights: Path, seconds: float, deals: int, seed: int,
-                     prior: str) -> list[tuple[float, float, float]]:
-    """ISMCTS with each heuristic-tuning round's mean weights (for its rollouts, and with
-    ``prior`` its prior) vs plain ISMCTS at equal time: the trained search by generation."""
-    data = json.loads(weights.read_text())
+def generation_curve(game: str, path: Path, seconds: float, deals: int, seed: int,
+                     extra: str) -> list[tuple[float, float, float]]:
+    """ISMCTS with each tuning round's mean vs plain ISMCTS at equal time: the trained search
+    by generation. A weights file (``skip-ai tune``) gives the search's heuristic weights
+    (``extra``: e.g. the prior); a tuned-search file (``--search`` or ``--balance``) holds
+    every round's mean as a tuned-search vector and is loaded as ``tuned=``."""
+    data = json.loads(path.read_text())
+    searched = data.get("format") == SEARCH_FORMAT
     curve = []
     with tempfile.TemporaryDirectory(prefix="curve-") as tmp:
         for r in data["rounds"]:
-            path = Path(tmp) / f"round{r['round']}.json"
-            path.write_text(json.dumps({**data, "weights": r["mean"]}))
-            row = equal_time(game, f"weights={path}{prior}", seconds, deals, seed + r["round"])
+            file = Path(tmp) / f"round{r['round']}.json"
+            if searched:
+                p = search_params(np.array(r["mean"]))
+                file.write_text(json.dumps({**data, "uct_c": p.uct_c, "rollout_eps":
+                                            p.rollout_eps, "prior_c": p.prior_c,
+                                            "weights": p.weights.tolist()}))
+                spec = f"tuned={file}"
+            else:
+                file.write_text(json.dumps({**data, "weights": r["mean"]}))
+                spec = f"weights={file}{extra}"
+            row = equal_time(game, spec, seconds, deals, seed + r["round"])
             curve.append((row["score"], row["lo"], row["hi"]))
     return curve
 
@@ -68,11 +85,14 @@ def read_run(folder: Path) -> list[dict]:
 def plot(tuned: dict[str, Path], runs: list[Path], searched: dict[str, Path], png: Path,
          curves: dict[str, list] | None = None) -> None:
     """One panel per kind of training given: heuristic tuning (with ``curves``: the trained
-    search by generation), expert iteration, search tuning."""
-    tuning = _tuning_panel if not curves else (
-        lambda ax, tuned, runs, searched: _curve_panel(ax, curves))
+    search by generation), expert iteration, search tuning (its generations' scores from the
+    file, or from ``curves``)."""
+    curves = curves or {}
+    tuning = _tuning_panel if not any(g in curves for g in tuned) else (
+        lambda ax, tuned, runs, searched: _curve_panel(ax, {g: curves[g] for g in tuned}))
+    search = (lambda ax, tuned, runs, searched: _search_panel(ax, searched, curves))
     panels = [draw for draw, given in ((tuning, tuned), (_expert_panel, runs),
-                                       (_search_panel, searched)) if given]
+                                       (search, searched)) if given]
     if not panels:
         return
     fig, axes = plt.subplots(1, len(panels), figsize=(6.5 * len(panels), 4.8), squeeze=False)
@@ -118,16 +138,17 @@ def _expert_panel(ax, tuned: dict, runs: list[Path], searched: dict) -> None:
            "interval)", xlabel="generation")
 
 
-def _search_panel(ax, tuned: dict, runs: list[Path], searched: dict[str, Path]) -> None:
+def _search_panel(ax, searched: dict[str, Path], curves: dict[str, list]) -> None:
     for k, (game, path) in enumerate(searched.items()):
         data = json.loads(path.read_text())
-        gens = [r["vs_plain"] for r in data["rounds"] if "vs_plain" in r]
+        gens = curves.get(game) or [r["vs_plain"] for r in data["rounds"] if "vs_plain" in r]
         dodge = 0.06 * (k - (len(searched) - 1) / 2)  # keep the error bars apart
+        how = data["budget"] or f"balanced on {data.get('balanced_on')}"
         _curve(ax, [0.5] + [g[0] for g in gens], [0.5] + [g[1] for g in gens],
-               [0.5] + [g[2] for g in gens], f"{game} ({data['budget']})",
+               [0.5] + [g[2] for g in gens], f"{game} ({how})",
                x=[i + dodge for i in range(len(gens) + 1)])
-    ax.set(title="Search tuning (CEM): generation g vs untuned ISMCTS\n(same budget, fresh "
-           "deals, 95% interval)", xlabel="generation")
+    ax.set(title="Search tuning / balancing (CEM): generation g vs untuned ISMCTS\n(equal "
+           "time, fresh deals, 95% interval)", xlabel="generation")
 
 
 def _curve(ax, y: list, lo: list, hi: list, label: str, x: list | None = None) -> None:
@@ -147,7 +168,8 @@ def main() -> None:
                     help="the --tuned side also expands the tuned heuristic's move first "
                          "(heuristic_prior=true)")
     ap.add_argument("--curve", type=int, default=0, metavar="DEALS",
-                    help="also score every tuning round's weights (the --tuned side's search) "
+                    help="also score every tuning round's mean (the --tuned weights, or a "
+                         "--searched file without scored generations, e.g. from --balance) "
                          "against plain ISMCTS on this many fresh deals: the curve by "
                          "generation")
     ap.add_argument("--models", nargs="*", default=[], help="GAME=MODEL.npz")
@@ -163,7 +185,7 @@ def main() -> None:
              for g, m in (t.rsplit("=", 1) for t in args.models)]
     searched = dict(t.rsplit("=", 1) for t in args.searched)
     rows += [equal_time(g, f"tuned={path}", args.seconds, args.deals, args.seed)
-             for g, path in searched.items()]
+             for g, path in searched.items() if args.deals]
     lines = ["| game | trained side | score [95% interval] (deals) | ms/move A / B | minutes |",
              "|---|---|---|---|---|"]
     for r in rows:
@@ -175,10 +197,13 @@ def main() -> None:
             lines.append(f"| {folder.name} gen {g['generation']} | `model` (equal iterations) | "
                          f"{g['vs_plain'][0]:.3f} [{g['vs_plain'][1]:.3f}, {g['vs_plain'][2]:.3f}]"
                          f" vs plain, {g['vs_previous'][0]:.3f} vs previous | | |")
-    curves = {g: generation_curve(g, Path(w), args.seconds, args.curve, args.seed + 1000,
-                                  prior) for g, w in tuned.items()} if args.curve else None
-    for game, curve in (curves or {}).items():
-        lines.append(f"| {game} by generation | `weights` of rounds 0.. | " + ", ".join(
+    # the curve by generation: heuristic tunings, and tuned searches that have none yet
+    to_score = {**tuned, **{g: p for g, p in searched.items()
+                            if not json.loads(Path(p).read_text())["rounds"][0].get("vs_plain")}}
+    curves = {g: generation_curve(g, Path(p), args.seconds, args.curve, args.seed + 1000,
+                                  prior) for g, p in to_score.items()} if args.curve else {}
+    for game, curve in curves.items():
+        lines.append(f"| {game} by generation | rounds 0.. | " + ", ".join(
             f"{s:.3f} [{lo:.3f}, {hi:.3f}]" for s, lo, hi in curve) + f" ({args.curve}) | | |")
     png = args.out.with_suffix(".png")
     plot({g: Path(w) for g, w in tuned.items()}, args.runs,
