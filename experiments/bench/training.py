@@ -91,11 +91,16 @@ def plot(tuned: dict[str, Path], runs: list[Path], searched: dict[str, Path], pn
     tuning = _tuning_panel if not any(g in curves for g in tuned) else (
         lambda ax, tuned, runs, searched: _curve_panel(ax, {g: curves[g] for g in tuned}))
     search = (lambda ax, tuned, runs, searched: _search_panel(ax, searched, curves))
+    balanced = {g: p for g, p in searched.items()
+                if "held_out_error" in json.loads(p.read_text())["rounds"][0]}
     panels = [draw for draw, given in ((tuning, tuned), (_expert_panel, runs),
                                        (search, searched)) if given]
     if not panels:
         return
-    fig, axes = plt.subplots(1, len(panels), figsize=(6.5 * len(panels), 4.8), squeeze=False)
+    fig, axes = plt.subplots(1, len(panels) + bool(balanced),
+                             figsize=(6.5 * (len(panels) + bool(balanced)), 4.8), squeeze=False)
+    if balanced:
+        _balance_panel(axes[0][-1], balanced)
     for ax, draw in zip(axes[0], panels):
         draw(ax, tuned, runs, searched)
         ax.axhline(0.5, color="grey", lw=0.8)
@@ -149,6 +154,22 @@ def _search_panel(ax, searched: dict[str, Path], curves: dict[str, list]) -> Non
                x=[i + dodge for i in range(len(gens) + 1)])
     ax.set(title="Search tuning / balancing (CEM): generation g vs untuned ISMCTS\n(equal "
            "time, fresh deals, 95% interval)", xlabel="generation")
+
+
+def _balance_panel(ax, balanced: dict[str, Path]) -> None:
+    """Simulation balancing's own objective by generation: the held-out squared bias of the
+    rollouts, relative to the default rollouts'."""
+    for game, path in balanced.items():
+        data = json.loads(path.read_text())
+        default = data["held_out_error"]["default"]
+        errors = [default] + [r["held_out_error"] for r in data["rounds"]]
+        ax.plot(range(len(errors)), [e / default for e in errors], "o-", label=game)
+    ax.axhline(1.0, color="grey", lw=0.8)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set(title="Simulation balancing: squared bias of the rollouts\non held-out expert "
+           "positions, relative to the default rollouts", xlabel="generation (CEM round)",
+           ylabel="held-out squared bias / default's")
+    ax.legend(fontsize=7, loc="upper right")
 
 
 def _curve(ax, y: list, lo: list, hi: list, label: str, x: list | None = None) -> None:
