@@ -53,6 +53,13 @@ def test_expert_positions_are_decisions_with_their_movers_final_return(positions
     assert by_team[0].pop() + by_team[1].pop() == 1.0
 
 
+def test_expert_positions_refuse_empty_requests():
+    with pytest.raises(ValueError, match="at least 1"):
+        expert_positions(GAME, EXPERT, n_games=0)
+    with pytest.raises(ValueError, match="at least 1"):
+        expert_positions(GAME, EXPERT, n_games=2, per_game=0)
+
+
 def test_positions_file_round_trips_and_refuses_other_games_and_damage(positions, tmp_path):
     path = tmp_path / "pos.npz"
     save_positions(positions, path)

@@ -5,8 +5,8 @@ mean of its playouts from a position be close to what the position is really wor
 policy win games (Silver & Tesauro 2009, "Monte-Carlo simulation balancing"; Huang, Coulom &
 Lin 2010). A stronger heuristic can be a worse evaluator: its errors do not average out.
 
-The data are **expert positions**: self-play games of a strong player (ISMCTS at a generous
-budget), a few decisions kept per game, each with the mover's final return — a noisy but
+The data are **expert positions**: self-play games of a strong player (by default
+``ismcts(iterations=1000)``), a few decisions kept per game, each with the mover's final return — a noisy but
 unbiased sample of the position's worth under strong play. A rollout policy (the heuristic's
 weights and the share ``eps`` of uniformly random moves) is scored by its **squared bias**: from
 every position, ``rollouts`` playouts, each from a world re-dealt from the mover's view as the
@@ -110,9 +110,12 @@ def _build(K) -> SimpleNamespace:
 
 def expert_positions(game: str | KernelGame, expert: str, n_games: int, per_game: int = 4,
                      seed: int = 0, progress: bool = True) -> Positions:
-    """``n_games`` of self-play by ``expert`` (an agent spec) with ``per_game`` decisions kept
-    at random from each game that had a choice (two or more legal actions); game ``i`` draws
-    its deal, its players' seeds and the kept decisions from ``derive(base_seed(seed), i)``."""
+    """``n_games`` of self-play by ``expert`` (an agent spec) with up to ``per_game`` decisions
+    kept from each game, drawn among those with a choice (two or more legal actions); game
+    ``i`` draws its deal, its players' seeds and the kept decisions from
+    ``derive(base_seed(seed), i)``."""
+    if n_games < 1 or per_game < 1:
+        raise ValueError(f"games and per_game must be at least 1 (got {n_games}, {per_game})")
     g = load(game) if isinstance(game, str) else game
     lo, span = g.min_utility(), g.max_utility() - g.min_utility()
     base = np.uint64(base_seed(seed))
@@ -137,6 +140,8 @@ def expert_positions(game: str | KernelGame, expert: str, n_games: int, per_game
             states.append(s)
             movers.append(p)
             targets.append((returns[p] - lo) / span)
+    if not states:
+        raise ValueError(f"{n_games} games of {expert} had no decision with a choice")
     return Positions(str(g), expert, np.array(states), np.array(movers, np.int64),
                      np.array(targets, np.float64))
 
