@@ -206,3 +206,21 @@ def test_search_file_without_prior_c_loads_without_a_heuristic_prior(tmp_path):
     assert load_search(path, game).prior_c == 0.0
     bot = make_agent(f"ismcts(iterations=20,tuned={path})", game)
     assert not bot.heuristic_prior and bot.prior_c == 0.0
+
+
+def test_committed_trained_files_load_for_their_games():
+    """The tuned weights and searches in results/training (the README's trained opponents)
+    still fit their games' heuristics."""
+    from pathlib import Path
+
+    from skip_ai.training.tuning import SEARCH_FORMAT
+
+    files = sorted((Path(__file__).parent.parent / "results" / "training").glob("*.json"))
+    assert len(files) >= 5
+    for path in files:
+        data = json.loads(path.read_text())
+        game = pyspiel.load_game(data["game"])
+        if data.get("format") == SEARCH_FORMAT:
+            assert load_search(path, game).uct_c > 0
+        else:
+            assert len(load_weights(path, game)) == len(data["names"])
