@@ -6,8 +6,8 @@ policy win games (Silver & Tesauro 2009, "Monte-Carlo simulation balancing"; Hua
 Lin 2010). A stronger heuristic can be a worse evaluator: its errors do not average out.
 
 The data are **expert positions**: self-play games of a strong player (by default
-``ismcts(iterations=1000)``), a few decisions kept per game, each with the mover's final return — a noisy but
-unbiased sample of the position's worth under strong play. A rollout policy (the heuristic's
+``ismcts(iterations=1000)``), a few decisions kept per game, each with the mover's final
+return — a noisy but unbiased sample of the position's worth under strong play. A rollout policy (the heuristic's
 weights and the share ``eps`` of uniformly random moves) is scored by its **squared bias**: from
 every position, ``rollouts`` playouts, each from a world re-dealt from the mover's view as the
 search does, give a mean ``m``; the error is ``(m - z)² - var/rollouts`` averaged over

@@ -60,10 +60,10 @@ def cross_entropy(score: Callable[[np.ndarray, int], float], mean: np.ndarray,
                   desc: str, progress: bool,
                   after_round: Callable[[np.ndarray, int], dict] | None = None,
                   reference: float = 0.5) -> tuple[np.ndarray, float, list[dict]]:
-    """The cross-entropy method: ``score(candidate, round)`` (higher is better, ``reference``
-    = as good as the starting point) for ``population`` normal draws per round, refitted to the ``elite``
-    best. Returns the best candidate, its score, and per round the mean, the best score and
-    whatever ``after_round(mean, round)`` adds."""
+    """The cross-entropy method: ``score(candidate, round)`` (higher is better; ``reference``:
+    as good as the starting point) for ``population`` normal draws per round, refitted to the
+    ``elite`` best. Returns the best candidate, its score, and per round the mean, the best
+    score and whatever ``after_round(mean, round)`` adds."""
     if not 1 <= elite <= population:
         raise ValueError(f"elite must be between 1 and population ({population}), got {elite}")
     rng = np.random.default_rng(seed)
@@ -182,8 +182,8 @@ def tune_search(game: str | KernelGame, budget: str = "seconds=0.02", rounds: in
 
 
 def write_search(path: Path, game: str, budget: str, names: tuple[str, ...],
-                  params: SearchParams, rounds: list[dict], score,
-                  extra: dict | None = None) -> None:
+                 params: SearchParams, rounds: list[dict], score,
+                 extra: dict | None = None) -> None:
     """A tuned-search file (``extra``: whatever else the tuning method records)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.tmp")
