@@ -6,13 +6,13 @@ policy win games (Silver & Tesauro 2009, "Monte-Carlo simulation balancing"; Hua
 Lin 2010). A stronger heuristic can be a worse evaluator: its errors do not average out.
 
 The data are **expert positions**: self-play games of a strong player (by default
-``ismcts(iterations=1000)``), a few decisions kept per game, each with the mover's final
-return — a noisy but unbiased sample of the position's worth under strong play. A rollout
-policy (the heuristic's weights and the share ``eps`` of uniformly random moves) is scored by
-its **squared bias**: from every position, ``rollouts`` playouts, each from a world re-dealt from the mover's view as the
-search does, give a mean ``m``; the error is ``(m - z)² - var/rollouts`` averaged over
-positions (the variance term removes the noise of the finite mean). Every candidate meets the
-same positions and the same random numbers, so two candidates differ only by their policies.
+``ismcts(iterations=1000)``), a few decisions kept per game, each with the mover's final return
+— a noisy but unbiased sample of the position's worth under strong play. A rollout policy (the
+heuristic's weights and the share ``eps`` of uniformly random moves) is scored by its **squared
+bias**: from every position, ``rollouts`` playouts, each from a world re-dealt from the mover's
+view as the search does, give a mean ``m``; the error is ``(m - z)² - var/rollouts`` averaged
+over positions (the variance term removes the noise of the finite mean). Every candidate meets
+the same positions and the same random numbers, so two candidates differ only by their policies.
 The cross-entropy method (:func:`skip_ai.training.tuning.cross_entropy`) minimises it; the
 result is a tuned-search file (``ismcts(tuned=FILE)``) with the default ``uct_c`` and no prior.
 """
