@@ -38,7 +38,7 @@ from matplotlib.ticker import MaxNLocator  # noqa: E402
 import numpy as np  # noqa: E402
 
 from skip_ai.match import match  # noqa: E402
-from skip_ai.training.tuning import SEARCH_FORMAT, search_params  # noqa: E402
+from skip_ai.training.tuning import SEARCH_FORMAT, search_params, write_search  # noqa: E402
 
 
 def equal_time(game: str, extra: str, seconds: float, deals: int, seed: int) -> dict:
@@ -65,10 +65,8 @@ def generation_curve(game: str, path: Path, seconds: float, deals: int, seed: in
         for r in data["rounds"]:
             file = Path(tmp) / f"round{r['round']}.json"
             if searched:
-                p = search_params(np.array(r["mean"]))
-                file.write_text(json.dumps({**data, "uct_c": p.uct_c, "rollout_eps":
-                                            p.rollout_eps, "prior_c": p.prior_c,
-                                            "weights": p.weights.tolist()}))
+                write_search(file, data["game"], data["budget"], tuple(data["names"]),
+                             search_params(np.array(r["mean"])), [], None)
                 spec = f"tuned={file}"
             else:
                 file.write_text(json.dumps({**data, "weights": r["mean"]}))
