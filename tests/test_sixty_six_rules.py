@@ -112,6 +112,30 @@ def test_revealed_nine_gives_a_second_choice_and_the_second_reveal_is_trump():
     assert state.is_chance_node()
 
 
+
+def test_a_nine_shown_by_the_cut_is_not_a_revealed_card():
+    # issue 17's reproduction: the cut showed 9s, E was dealt 9s, revealed 9c: only TRUMP(c)
+    state = game(mode="deal", cut=True).new_initial_state()
+    for a in [7, 12, 7, 51, 38, 21, 11, 33, 50, 46, 9, 48, 49, 34, 64, 20]:
+        state.apply_action(a)
+    assert C("9s") in hand(state, 0) and kernel(state)[K.KNOWN + C("9s")] == 15
+    assert texts(state) == ["REVEAL", "TRUMP(c)"]
+
+
+def test_revealed_cards_are_only_those_e_revealed():
+    # a marriage half shown in play is public in E's hand but was never revealed: it must not
+    # count among "E's revealed cards", which the resampler uses to judge an offer (§12.7.2)
+    hands = {0: ("Ks Ah 9d", "Qs Jc Th"), 1: ("As Ts Ac", "Tc Kc Qc"),
+             2: ("Js 9s Td", "Kd Qd Jd"), 3: ("9c Ad Kh", "Qh Jh 9h")}
+    state = dealt(hands)
+    play(state, ["Ks+marriage"])  # shows Qs
+    assert kernel(state)[K.KNOWN + C("Qs")] == 15
+    assert K.revealed_mask(kernel(state), 0) == 0
+    state = first_round(game().new_initial_state(), hands)
+    play(state, ["REVEAL"])
+    state.apply_action(C("Qs"))
+    assert K.revealed_mask(kernel(state), 0) == 1 << C("Qs")
+
 # --- §12.3: follow suit, must trump, no duty to beat ----------------------------------------
 
 def test_follow_suit_then_trump_then_anything():

@@ -24,6 +24,7 @@ State (after the trick slots of ``kernel.tricks``, whose table and taken places 
 ``SX_TRICKS[t]`` tricks taken; ``SX_LEADER`` the seat that led the trick on the table;
 ``SX_SEQ[i]`` the cards of that trick in order; ``SX_TURN`` how many seats acted in an extras
 phase; ``SX_REVEALED`` cards E revealed; ``SX_R1`` mask of the first-round cards;
+``SX_REVEALS`` mask of the cards E revealed;
 ``SX_NAMED`` the suit E named from his three cards (-1); ``SX_NOT1[q]`` cards proved absent
 from q's first-round cards; ``SX_PLAYED[q]`` cards q played (or discarded, when shown) this deal; ``SX_BOTTOM`` the cut
 bottom card (-1); ``SX_CUT_NINES``, ``SX_DEALER_CUT``; ``SX_REDEALT`` this deal is a redeal;
@@ -157,7 +158,8 @@ SX_NSEQ = SX_SEQ + 4
 SX_TURN = SX_NSEQ + 1
 SX_REVEALED = SX_TURN + 1
 SX_R1 = SX_REVEALED + 1
-SX_NAMED = SX_R1 + 1
+SX_REVEALS = SX_R1 + 1
+SX_NAMED = SX_REVEALS + 1
 SX_NOT1 = SX_NAMED + 1
 SX_PLAYED = SX_NOT1 + 4
 SX_BOTTOM = SX_PLAYED + 4
@@ -377,6 +379,7 @@ def apply_chance(s, c):
         give(s, c, e)
         s[KNOWN + c] = vis
         s[SX_REVEALED] += 1
+        s[SX_REVEALS] |= bit(c)
         if c % 13 == NINE_RANK and s[SX_REVEALED] == 1:
             s[SX_PHASE] = PH_TRUMP
             s[H_CUR] = e
@@ -557,10 +560,8 @@ def _legal(s):
         return (held if s[TK_TABLE] == 0 else playable(s, cur)), np.int64(0)
     if ph == PH_TRUMP:
         extra = one << (REVEAL - 52)
-        if s[SX_REVEALED] == 1:
-            for c in range(NUM_CARDS):
-                if s[LOC + c] == cur and s[KNOWN + c] == all_seats(s):
-                    extra |= one << (TRUMP0 - 52 + c // 13)
+        if s[SX_REVEALED] == 1:  # only the nine just revealed names a trump (§12.2.3)
+            extra |= one << (TRUMP0 - 52 + lowest(s[SX_REVEALS]) // 13)
         else:
             for su in range(4):
                 if held & suit_mask(su):
@@ -1242,14 +1243,10 @@ def facts_hold(s):
 
 @njit(cache=True)
 def revealed_mask(s, q):
-    """E's revealed cards (second-round cards he held at the offers)."""
-    if q != elder(s):
-        return np.int64(0)
-    m = np.int64(0)
-    for c in range(NUM_CARDS):
-        if s[LOC + c] == q and s[KNOWN + c] == all_seats(s) and not (s[SX_R1] >> c) & 1:
-            m |= bit(c)
-    return m
+    """E's revealed cards (second-round cards he held at the offers). Kept as a mask of
+    their own: other cards in E's hand may be public too (one the cut showed, a marriage
+    half), and those were not held at the offers."""
+    return s[SX_REVEALS] if q == elder(s) else np.int64(0)
 
 
 @njit(cache=True)
