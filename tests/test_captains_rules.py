@@ -202,6 +202,35 @@ def test_the_pass_count_restarts_when_a_protection_ends():
     assert state.is_terminal() and state.scores() == [0.0, 2.0]
 
 
+
+def test_the_pass_count_restarts_also_for_a_queen_married_at_once():
+    hands = {0: "Kd Qd 6s 7s 8s 9s", 1: "Ts Js Qs Ks 6c 7c", 2: "8c 9c Tc Jc Qc Kc",
+             3: "As Ad 6d 7d 8d 9d", 4: "Ac Td Jd 6h 7h 8h", 5: "9h Th Jh Qh Kh Ah"}
+    state = start("skip_little_country(players=6,deck=36)", hands)
+    play(state, ["Kd", "PASS", "PASS", "As", "Ac", "PASS"])
+    play(state, ["Qd"])                                # married at once: no protection needed
+    assert "Qd(married)" in field_line(state, 0)
+    play(state, ["PASS"] * 5)
+    play(state, ["PASS"])                              # seat 0's turn: the count restarts
+    assert not state.is_terminal() and "consecutive passes: 1" in str(state)
+
+
+LITTLE_COUNTRY_6 = [  # issue 17's history: seat 4 lays Qs, married at once to Ks
+    8, 20, 50, 25, 16, 29, 48, 43, 46, 40, 4, 2, 14, 18, 5, 11, 19, 9, 23, 7, 45, 1, 17, 44, 42,
+    30, 31, 33, 24, 6, 51, 27, 32, 49, 38, 41, 37, 15, 35, 39, 21, 28, 0, 26, 3, 22, 10, 36, 12,
+    47, 34, 13, 37, 1495, 1819, 25, 4, 544, 42, 30, 31, 5658, 19, 4945, 48, 47, 2586, 1267, 5052,
+    166, 4231, 2424, 45, 1, 1213, 6, 3624, 27, 3133, 4779, 24, 5886, 51, 5886, 2801, 11, 16, 5886,
+    5886, 4066, 35, 5886, 17, 5886, 5886, 3959, 5886, 5886, 780, 5886, 5886, 5886, 5886, 5886, 10,
+    5886, 5886, 5886, 5886, 5886, 5886]
+
+
+def test_a_married_queens_layer_passing_does_not_end_the_game():
+    state = pyspiel.load_game("skip_little_country(players=6)").new_initial_state()
+    for a in LITTLE_COUNTRY_6:
+        assert not state.is_terminal()
+        state.apply_action(a)
+    assert not state.is_terminal() and "consecutive passes: 1" in str(state)
+
 def test_marriage_makes_king_and_queen_unbeatable_and_closed():
     state = start("skip_little_country", {0: "Kh 2h", 1: "Qh 3h", 3: "Ah"}, fill=True)
     play(state, ["Kh", "Qh"])

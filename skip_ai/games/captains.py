@@ -26,7 +26,8 @@ child is laid). Pile flags: ``MARRIED``, ``CHILD``, ``PROTECTED`` (with the prot
 in the bits from ``GUARD_SHIFT``). Kept from the piles for the move sampler (every pile change
 calls ``_refresh``; no hidden card is ever on a field, so the resampler leaves them right):
 ``CP_BEAT[b]`` the cards that may beat pile ``b``, ``CP_ADDABLE`` the piles that take an ADD,
-``CP_GUARDED`` the protected Queens, ``CP_CHILDREN`` the cards that may be laid as a child.
+``CP_GUARDED`` the Queens laid as new piles whose layer has not had his next turn yet
+(protected unless married at once), ``CP_CHILDREN`` the cards that may be laid as a child.
 
 Observation tensor: ``[0, 72)`` common part (``kernel.state``); ``[72, 342)`` field part
 (``kernel.fields.write_observation``, own field first); then, at a pile's bottom card,
@@ -417,18 +418,20 @@ def _lay(s, cur, team, c):
                 s[CP_CHILDREN] |= (SUIT_CARDS << (13 * (c // 13))) & RANKS_2_10
                 married = True
                 _refresh(s, spouse, team)
-        if rank == QUEEN and not married:
-            s[F_FLAGS + c] |= PROTECTED | ((cur + 1) << GUARD_SHIFT)
+        if rank == QUEEN:
+            # a married Queen needs no protection, but the end of it still restarts the
+            # count of passes at her layer's next turn (RULES §4.4)
+            s[F_FLAGS + c] |= (0 if married else PROTECTED) | ((cur + 1) << GUARD_SHIFT)
             s[CP_GUARDED] |= bit(c)
     _refresh(s, c, team)
 
 
 @njit(cache=True, inline="always")
 def _release_guards(s, seat):
-    """``seat``'s turn begins: the Queens he laid lose their protection; if any did, the
-    count of consecutive passes starts again (RULES §4.4)."""
+    """``seat``'s turn begins: the Queens he laid lose their protection (a married one had
+    none to lose); if he laid any, the count of consecutive passes starts again (RULES §4.4)."""
     released = False
-    piles = s[CP_GUARDED]  # the protected Queens
+    piles = s[CP_GUARDED]
     while piles:
         b = lowest(piles)
         piles &= piles - 1
