@@ -47,7 +47,7 @@ from agents.policies import HEURISTIC, MODEL
 from numba import njit
 from skip_ai.kernel.resample import PLAN_SIZE
 from skip_ai.kernel.rng import below, uniform
-from skip_ai.kernel.state import CHANCE, H_CUR, NUM_CARDS, TERMINAL, copy_into
+from skip_ai.kernel.state import CHANCE, H_CUR, MAX_CARDS, TERMINAL, copy_into
 
 # tree columns
 FIRST = 0    # first child (children sorted by key), -1 if none
@@ -97,7 +97,7 @@ def _build(K) -> SimpleNamespace:
         legal = np.empty(MAX_ACTIONS, np.int64)
         path = np.empty(MAX_DEPTH, np.int64)
         untried = np.empty(MAX_ACTIONS, np.int64)
-        sigma = np.empty(NUM_CARDS, np.int64)
+        sigma = np.empty(MAX_CARDS, np.int64)
         ret = np.empty(root[0], np.float64)
         use_model = dims.shape[0] > 0
         x = np.zeros(dims[0] if use_model else 0, np.float64)

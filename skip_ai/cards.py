@@ -1,6 +1,7 @@
 """Cards as RULES.md §0.1 defines them: ids, suits, ranks, colours, values, decks, text.
 
-A card id is ``13 * suit + (rank - 2)`` (0..51); 52 is the black joker, 53 the red joker.
+A card id is ``13 * suit + (rank - 2)`` (0..51); 52 is the black joker, 53 the red joker;
+54, 55, 56 are Little Country's pelicans (RULES §4.6: value 15, no suit, no colour).
 Suits: 0 spades, 1 clubs, 2 diamonds, 3 hearts; black = {spades, clubs}, red = the rest.
 Ranks 2..14 (11 J, 12 Q, 13 K, 14 A). A card id means the same card in every deck size.
 
@@ -16,7 +17,9 @@ from typing import Iterable
 import numpy as np
 
 NUM_CARDS = 54
-"""Size of every per-card array: 52 cards and the two jokers."""
+"""The standard cards: 52 and the two jokers (the width of per-card observation parts)."""
+PELICANS = (54, 55, 56)
+PELICAN_VALUE = 15
 
 SPADES, CLUBS, DIAMONDS, HEARTS = 0, 1, 2, 3
 BLACK, RED = 1, 0
@@ -42,6 +45,10 @@ def is_joker(card: int) -> bool:
     return card in (BLACK_JOKER, RED_JOKER)
 
 
+def is_pelican(card: int) -> bool:
+    return card in PELICANS
+
+
 def suit(card: int) -> int:
     """Suit of a plain card (jokers have none)."""
     _check_plain(card)
@@ -55,8 +62,8 @@ def rank(card: int) -> int:
 
 
 def colour(card: int) -> int:
-    """``RED`` (0) or ``BLACK`` (1); jokers have their own colour."""
-    _check(card)
+    """``RED`` (0) or ``BLACK`` (1); jokers have their own colour, pelicans none."""
+    _check_coloured(card)
     if card == BLACK_JOKER:
         return BLACK
     if card == RED_JOKER:
@@ -65,8 +72,10 @@ def colour(card: int) -> int:
 
 
 def value(card: int) -> int:
-    """Points of a card: its rank, 11 for a joker."""
+    """Points of a card: its rank, 11 for a joker, 15 for a pelican."""
     _check(card)
+    if is_pelican(card):
+        return PELICAN_VALUE
     return JOKER_VALUE if is_joker(card) else card % 13 + 2
 
 
@@ -85,8 +94,11 @@ def deck(size: int, jokers: bool = False) -> np.ndarray:
 
 
 def to_str(card: int) -> str:
-    """Text form: rank char + suit char (``Ts``, ``Qh``, ``2c``); jokers ``BJ`` and ``RJ``."""
+    """Text form: rank char + suit char (``Ts``, ``Qh``, ``2c``); jokers ``BJ`` and ``RJ``;
+    pelicans ``Pe1``, ``Pe2``, ``Pe3``."""
     _check(card)
+    if is_pelican(card):
+        return f"Pe{card - PELICANS[0] + 1}"
     if card == BLACK_JOKER:
         return "BJ"
     if card == RED_JOKER:
@@ -101,8 +113,10 @@ def from_str(text: str) -> int:
         return BLACK_JOKER
     if t == "RJ":
         return RED_JOKER
+    if t in ("Pe1", "Pe2", "Pe3"):
+        return PELICANS[int(t[2]) - 1]
     if len(t) != 2 or t[0] not in RANK_CHARS or t[1] not in SUIT_CHARS:
-        raise ValueError(f"not a card: {text!r} (expected e.g. 'Ts', 'Qh', '2c', 'BJ', 'RJ')")
+        raise ValueError(f"not a card: {text!r} (expected e.g. 'Ts', 'Qh', '2c', 'BJ', 'RJ', 'Pe1')")
     return 13 * SUIT_CHARS.index(t[1]) + RANK_CHARS.index(t[0])
 
 
@@ -119,18 +133,25 @@ def cards_from_str(text: str) -> list[int]:
 def pretty(card: int) -> str:
     """Human-friendly form with a suit symbol (``10♥``, ``Q♠``, ``BJ``), for boards."""
     _check(card)
-    if is_joker(card):
+    if card >= BLACK_JOKER:
         return to_str(card)
     r = card % 13 + 2
     return ("10" if r == 10 else RANK_CHARS[r - 2]) + SUIT_SYMBOLS[card // 13]
 
 
 def _check(card: int) -> None:
-    if not 0 <= card < NUM_CARDS:
-        raise ValueError(f"card id must be 0..53 (got {card})")
+    if not 0 <= card <= PELICANS[-1]:
+        raise ValueError(f"card id must be 0..{PELICANS[-1]} (got {card})")
+
+
+def _check_coloured(card: int) -> None:
+    _check(card)
+    if is_pelican(card):
+        raise ValueError(f"card {card} is a pelican: it has no colour")
 
 
 def _check_plain(card: int) -> None:
     _check(card)
     if card >= 52:
-        raise ValueError(f"card {card} is a joker: it has no suit or rank")
+        kind = "pelican" if is_pelican(card) else "joker"
+        raise ValueError(f"card {card} is a {kind}: it has no suit or rank")

@@ -25,7 +25,7 @@ import pyspiel
 from skip_ai.games.spec import GameSpec
 from skip_ai.kernel.engine import engine
 from skip_ai.kernel.rng import make_rng
-from skip_ai.kernel.state import CHANCE, H_CUR, NUM_CARDS, TERMINAL
+from skip_ai.kernel.state import CHANCE, H_CUR, MAX_CARDS, TERMINAL
 
 REGISTRY: dict[str, GameSpec] = {}
 """Every registered game by short name, in registration order."""
@@ -291,7 +291,7 @@ class KernelState(pyspiel.State):
             draw = probability_sampler() if probability_sampler is not None else 0.0
             rng = make_rng(int(draw * (1 << 52)) ^ (next(_resample_seeds) * 0x9E3779B97F4A7C15))
         world = self._s.copy()
-        sigma = np.empty(NUM_CARDS, np.int64)
+        sigma = np.empty(MAX_CARDS, np.int64)
         self.spec.kernel.resample(world, p, rng, sigma)
         return self.replay(sigma, world)
 

@@ -10,7 +10,7 @@ from conftest import random_states
 from skip_ai import IllegalActionError
 from skip_ai.kernel.resample import PLAN_SIZE
 from skip_ai.kernel.rng import make_rng
-from skip_ai.kernel.state import LOC, MAX_SEATS, NUM_CARDS, hidden_from
+from skip_ai.kernel.state import LOC, MAX_CARDS, MAX_SEATS, hidden_from
 from skip_ai.pyspiel_wrapper import REGISTRY
 
 
@@ -90,7 +90,7 @@ def test_unknown_parameters_and_values_are_clear_errors():
 
 def hidden_cards(state, p):
     s = state.kernel_state()
-    return [c for c in range(NUM_CARDS) if hidden_from(s, c, p)]
+    return [c for c in range(MAX_CARDS) if hidden_from(s, c, p)]
 
 
 def holder(state, c):
@@ -109,7 +109,7 @@ def test_information_does_not_change_with_cards_hidden_from_the_player(variant):
             pairs = sorted(((a, b) for a in hidden for b in hidden if a < b),
                            key=lambda ab: holder(state, ab[0]) == holder(state, ab[1]))
             for a, b in pairs[:3]:
-                sigma = np.arange(NUM_CARDS)
+                sigma = np.arange(MAX_CARDS)
                 sigma[a], sigma[b] = b, a
                 try:
                     other = state.replay(sigma)
@@ -153,7 +153,7 @@ def test_resample_keeps_the_information_and_replays_legally(variant):
             assert str(fresh) == str(r)
             # the kernel's own resample (what ISMCTS uses) is that very state
             world = state.kernel_state()
-            kernel.resample(world, p, make_rng(99), np.empty(NUM_CARDS, np.int64))
+            kernel.resample(world, p, make_rng(99), np.empty(MAX_CARDS, np.int64))
             again = state.resample_from_infostate(p, rng=make_rng(99))
             np.testing.assert_array_equal(world, again.kernel_state())
 
@@ -175,7 +175,7 @@ def test_resample_depends_only_on_the_players_information(variant):
     resampling cannot react to hidden cards."""
     game = pyspiel.load_game(variant)
     kernel = REGISTRY[game.get_type().short_name].kernel
-    sigma = np.empty(NUM_CARDS, np.int64)
+    sigma = np.empty(MAX_CARDS, np.int64)
     states, _ = random_states(game, seed=19, count=4)
     for state in states:
         for p in range(game.num_players()):
@@ -203,7 +203,7 @@ def test_planned_resample_is_the_resample(variant):
             one_rng, planned_rng = make_rng(7), make_rng(7)
             for _ in range(3):  # the plan is reused, as in a search
                 one, planned = root.copy(), root.copy()
-                sigma_one, sigma_planned = (np.empty(NUM_CARDS, np.int64) for _ in range(2))
+                sigma_one, sigma_planned = (np.empty(MAX_CARDS, np.int64) for _ in range(2))
                 kernel.resample(one, p, one_rng, sigma_one)
                 kernel.resample_planned(planned, plan, planned_rng, sigma_planned)
                 np.testing.assert_array_equal(planned, one)

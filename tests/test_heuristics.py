@@ -8,7 +8,7 @@ from agents import make_agent
 from conftest import first_variants_fast, random_states
 from skip_ai.duplicate import kernel_match, match_summary
 from skip_ai.kernel.rng import make_rng
-from skip_ai.kernel.state import H_CUR, NUM_CARDS
+from skip_ai.kernel.state import H_CUR, MAX_CARDS
 from skip_ai.sim import heuristic_weights
 
 @pytest.fixture(params=first_variants_fast())
@@ -42,7 +42,7 @@ def test_heuristic_never_reads_hidden_cards(hvariant):
     game = pyspiel.load_game(hvariant)
     h = game.ops.heuristic
     w = heuristic_weights(game)
-    sigma = np.empty(NUM_CARDS, np.int64)
+    sigma = np.empty(MAX_CARDS, np.int64)
     for seed in range(3):
         states, _ = random_states(game, seed, count=6)
         for state in states:

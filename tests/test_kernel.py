@@ -11,7 +11,7 @@ from skip_ai.kernel.state import (
     HAND,
     KNOWN,
     LOC,
-    NUM_CARDS,
+    MAX_CARDS,
     hidden_from,
     prove_absent,
 )
@@ -61,8 +61,8 @@ def test_hidden_cards_are_other_hands_only():
     state = dealt_4p()
     s = state.kernel_state()
     for p in range(4):
-        hidden = {c for c in range(NUM_CARDS) if hidden_from(s, c, p)}
-        assert hidden == {c for c in range(NUM_CARDS) if s[LOC + c] not in (p, -1)}
+        hidden = {c for c in range(MAX_CARDS) if hidden_from(s, c, p)}
+        assert hidden == {c for c in range(MAX_CARDS) if s[LOC + c] not in (p, -1)}
     state.apply_action(4)  # seat 0 plays 6s: public now
     s = state.kernel_state()
     assert not any(hidden_from(s, 4, p) for p in range(4))
@@ -75,13 +75,13 @@ def test_resample_moves_hidden_cards_and_keeps_hand_sizes():
     changed = 0
     for seed in range(20):
         s = base.copy()
-        sigma = np.empty(NUM_CARDS, np.int64)
+        sigma = np.empty(MAX_CARDS, np.int64)
         resample_hidden(s, 0, krng.make_rng(seed), sigma)
         assert [bin(x).count('1') for x in s[HAND:HAND + 4]] == [9, 9, 9, 9]
-        for c in range(NUM_CARDS):
+        for c in range(MAX_CARDS):
             assert (s[LOC + c] == 0) == (base[LOC + c] == 0)  # own hand untouched
-        assert sorted(sigma.tolist()) == list(range(NUM_CARDS))
-        for c in range(NUM_CARDS):
+        assert sorted(sigma.tolist()) == list(range(MAX_CARDS))
+        for c in range(MAX_CARDS):
             assert s[LOC + sigma[c]] == base[LOC + c]  # sigma[c] took c's place
         changed += int((s != base).any())
     assert changed >= 18
@@ -99,11 +99,11 @@ def test_resample_respects_cards_proved_absent():
     worlds = set()
     for seed in range(30):
         s = base.copy()
-        resample_hidden(s, 0, krng.make_rng(seed), np.empty(NUM_CARDS, np.int64))
+        resample_hidden(s, 0, krng.make_rng(seed), np.empty(MAX_CARDS, np.int64))
         assert all(s[LOC + c] != 1 for c in clubs)
         assert all(s[LOC + c] != 3 for c in diamonds)
         assert [bin(x).count('1') for x in s[HAND + 1:HAND + 4]] == [9, 9, 9]
-        worlds.add(tuple(s[LOC:LOC + NUM_CARDS]))
+        worlds.add(tuple(s[LOC:LOC + MAX_CARDS]))
     assert len(worlds) > 1
 
 
@@ -119,7 +119,7 @@ def test_resample_finds_the_only_consistent_world():
         prove_absent(base, 2, c)
     for seed in range(10):
         s = base.copy()
-        sigma = np.empty(NUM_CARDS, np.int64)
+        sigma = np.empty(MAX_CARDS, np.int64)
         resample_hidden(s, 0, krng.make_rng(seed), sigma)
         np.testing.assert_array_equal(s, base)
 

@@ -10,7 +10,7 @@ from test_sixty_six_rules import GAME_HANDS, dealt, nines_state
 from agents import make_agent
 from skip_ai.games import sixty_six as K
 from skip_ai.kernel.rng import make_rng
-from skip_ai.kernel.state import NUM_CARDS
+from skip_ai.kernel.state import MAX_CARDS, NUM_CARDS
 from skip_ai.scenario import play
 
 SUITS = "scdh"
@@ -38,7 +38,7 @@ def catches(s):
 
 def kernel_resample(state, p, seed):
     world = state.kernel_state()
-    K.resample(world, p, make_rng(seed), np.empty(NUM_CARDS, np.int64))
+    K.resample(world, p, make_rng(seed), np.empty(MAX_CARDS, np.int64))
     return world
 
 
@@ -191,7 +191,7 @@ def test_the_search_alone_gives_consistent_canonical_worlds(params):
     every fact holds, the history replays to that world, and the world depends only on the
     player's information."""
     g = pyspiel.load_game(f"classic_sixty_six_4p({params})")
-    sigma = np.empty(NUM_CARDS, np.int64)
+    sigma = np.empty(MAX_CARDS, np.int64)
     for seed in range(3):
         states, _ = random_states(g, seed=seed, count=10)
         for state in [*states, two_picture_bids()]:

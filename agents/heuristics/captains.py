@@ -12,7 +12,8 @@ counts, for each move, the piles it expects its team to keep or the opponents to
   the Ace).
 - LAY scores one pile minus its risk; ADD scores the risk it takes off the pile (2 + J = 13 is
   safer than a lone 2, but it is one pile, not two); in Little Country a King or Queen that
-  marries also scores the risk it takes off its spouse, and a CHILD is one safe pile.
+  marries also scores the risk it takes off its spouse, and a CHILD, a pelican and a pelican
+  child are each one safe pile.
 - BEAT scores ``beat``, a pile the opponents lose (a little less than a safe LAY, which goes
   first), less ``overkill`` per point the beating card is worth above the pile: the lowest
   card that does it goes, the higher ones wait for bigger piles.
@@ -38,7 +39,7 @@ WEIGHTS = np.array([0.8, 0.1])
 WEIGHT_NAMES = ("beat", "overkill")
 BEAT, OVERKILL = 0, 1
 
-MAX_MOVES = K.CHILD0 + 54
+MAX_MOVES = K.NUM_ACTIONS_PELICANS
 ACE = 14
 """No card beats a pile worth more than an Ace."""
 JITTER = 1e-6
@@ -128,7 +129,7 @@ def act(s, rng, w):
             c, b = (a - K.BEAT0) // 54, (a - K.BEAT0) % 54
             score = w[BEAT] - w[OVERKILL] * (value(c) - s[F_SUM + b])
         else:
-            score = 1.0  # a child: one pile nobody can beat
+            score = 1.0  # a child, a pelican or a pelican child: one pile nobody can beat
         score += JITTER * uniform(rng)
         if score > best_score:
             best, best_score = a, score

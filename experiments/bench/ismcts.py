@@ -78,11 +78,11 @@ def playout_rate(game: pyspiel.Game, state: pyspiel.State, count: int,
     (``determinize``) each from a fresh one, as an ISMCTS iteration and any player at an
     information state must (the plan of the hidden cards made once, as ISMCTS does)."""
     from skip_ai.kernel.rng import make_rng
-    from skip_ai.kernel.state import NUM_CARDS
+    from skip_ai.kernel.state import MAX_CARDS
 
     p = state.current_player()
     world = state.kernel_state()
-    game.spec.kernel.resample(world, p, make_rng(3), np.empty(NUM_CARDS, np.int64))
+    game.spec.kernel.resample(world, p, make_rng(3), np.empty(MAX_CARDS, np.int64))
     observer = p if determinize else -1
     game.ops.playouts(world, make_rng(1), 10, observer)
     best = 0.0

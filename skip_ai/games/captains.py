@@ -2,8 +2,8 @@
 skip_little_country — Little Country («Маленькая Страна», СКИП-4), RULES.md §4.
 
 One kernel serves both: Little Country is Two Captains plus four rules (the King never beats a
-Queen; marriage; the child; the protected just-laid Queen) and jokers, switched on by the
-``P_LITTLE`` parameter slot. Each team (Red = team 0, Black = team 1) has a field of piles
+Queen; marriage; the child; the protected just-laid Queen), jokers and pelicans, switched on by
+the ``P_LITTLE`` parameter slot. Each team (Red = team 0, Black = team 1) has a field of piles
 (``kernel.fields``). A move is compulsory when one exists:
 
 - LAY ``c`` (0..53): a card of the team's colour starts a new pile on its field;
@@ -12,17 +12,23 @@ Queen; marriage; the child; the protected just-laid Queen) and jokers, switched 
 - BEAT ``2970 + 54*c + b``: a card of the suit of opponent pile ``b`` with a greater value; pile
   and card leave the game;
 - PASS ``5886`` only when nothing else is possible;
-- CHILD ``5887 + c`` (Little Country): a 2..10 of a married suit laid between the spouses.
+- CHILD ``5887 + c`` (Little Country): a 2..10 of a married suit laid between the spouses;
+- LAY_PELICAN ``5941 + (p - 54)`` (Little Country with pelicans, RULES §4.6): pelican ``p``
+  (54..56; value 15, no suit, no colour) starts a pile on the own field that nobody beats and
+  that takes no card;
+- PELICAN_CHILD ``5944 + c``: once per team, when its field holds two pelican piles, a 2..10 of
+  the team's colour laid between them as a pile nobody beats.
 
 The game ends after n consecutive passes or when nobody holds a card; more piles wins, then
 the higher total value of the piles, else a draw.
 
 Knowledge: a pass while holding cards proves the passer holds no card of his colour (LAY is
-always possible with one) and no card that could beat an opponent pile; those cards go to his
+always possible with one), no pelican, and no card that could beat an opponent pile; those cards go to his
 proved-absent set for the resampler.
 
 State: the field slots of ``kernel.fields``; ``CP_MARRIAGE[suit]`` (0 none, 1 married, 2 the
-child is laid). Pile flags: ``MARRIED``, ``CHILD``, ``PROTECTED`` (with the protecting seat + 1
+child is laid); ``CP_PELICAN[team]`` (0 fewer than two pelican piles, 1 the pelican child may be
+laid, 2 it is laid). Pile flags: ``MARRIED``, ``CHILD``, ``PROTECTED`` (with the protecting seat + 1
 in the bits from ``GUARD_SHIFT``). Kept from the piles for the move sampler (every pile change
 calls ``_refresh``; no hidden card is ever on a field, so the resampler leaves them right):
 ``CP_BEAT[b]`` the cards that may beat pile ``b``, ``CP_ADDABLE`` the piles that take an ADD,
@@ -31,8 +37,11 @@ calls ``_refresh``; no hidden card is ever on a field, so the resampler leaves t
 
 Observation tensor: ``[0, 72)`` common part (``kernel.state``); ``[72, 342)`` field part
 (``kernel.fields.write_observation``, own field first); then, at a pile's bottom card,
-``[342, 396)`` its value / 42, ``[396, 450)`` married, ``[450, 504)`` child, ``[504, 558)``
-protected Queen; ``[558]`` consecutive passes / players.
+``[342, 396)`` its value / 42, ``[396, 450)`` married, ``[450, 504)`` child (of a marriage or
+of pelicans), ``[504, 558)`` protected Queen; ``[558]`` consecutive passes / players. With
+pelicans, 13 more: ``[559, 562)`` pelican 1..3 in the own hand, ``[562, 565)`` on the own field,
+``[565, 568)`` on the other field; ``[568]`` / ``[569]`` the own team's pelican child may be
+laid / is laid, ``[570]`` / ``[571]`` the same for the other team.
 """
 
 import sys
@@ -55,6 +64,7 @@ from skip_ai.kernel.fields import (
     F_SUM,
     F_TOP,
     FIELDS_END,
+    LOC_FIELD,
     NO_SUIT,
     OBS_FIELDS,
     add_to_pile,
@@ -84,8 +94,11 @@ from skip_ai.kernel.state import (
     H_MOVES,
     H_PLAYERS,
     HAND,
+    LOC,
+    MAX_CARDS,
     NUM_CARDS,
     OBS_COMMON,
+    PELICAN0,
     all_seats,
     deal_card,
     dealing,
@@ -104,22 +117,28 @@ from skip_ai.kernel.state import sample_undealt as sample_chance  # noqa: F401  
 from skip_ai.kernel.state import undealt_cards as chance_outcomes  # noqa: F401  (kernel API)
 from skip_ai.pyspiel_wrapper import register
 
-P_PLAYERS, P_DECK, P_JOKERS, P_LITTLE = 0, 1, 2, 3
+P_PLAYERS, P_DECK, P_JOKERS, P_LITTLE, P_PELICANS = 0, 1, 2, 3, 4
 ADD0, BEAT0, PASS, CHILD0 = 54, 2970, 5886, 5887
+LAY_PELICAN0, PELICAN_CHILD0 = 5941, 5944
+NUM_ACTIONS, NUM_ACTIONS_PELICANS = 5941, 5996
 MAX_PILE = 3
 LIST, COUNT = -1, -2
 QUEEN, KING = 12, 13
 
-MARRIED, CHILD, PROTECTED = 1, 2, 4
+MARRIED, CHILD, PROTECTED, PELICAN_CHILD = 1, 2, 4, 8
+"""Pile flags; a pelican's child is also a ``CHILD`` (nobody beats it, it takes no card)."""
 GUARD_SHIFT = 4
 
 CP_MARRIAGE = FIELDS_END
 CP_BEAT = CP_MARRIAGE + 4
-CP_ADDABLE = CP_BEAT + NUM_CARDS
+CP_ADDABLE = CP_BEAT + MAX_CARDS
 CP_GUARDED = CP_ADDABLE + 1
 CP_CHILDREN = CP_GUARDED + 1
-STATE_SIZE = CP_CHILDREN + 1
+CP_PELICAN = CP_CHILDREN + 1
+STATE_SIZE = CP_PELICAN + 2
 OBS_SIZE = OBS_COMMON + OBS_FIELDS + 4 * NUM_CARDS + 1
+OBS_PELICANS = 13
+"""The pelicans' part of the observation, after ``OBS_SIZE`` (only with pelicans)."""
 
 RED_MASK = ((np.int64(1) << 26) - 1) << 26 | (np.int64(1) << 53)
 BLACK_MASK = ((np.int64(1) << 26) - 1) | (np.int64(1) << 52)
@@ -130,14 +149,30 @@ HIGH = _QKA | _QKA << 13 | _QKA << 26 | _QKA << 39
 """The Queens, Kings and Aces: what beats a joker-only pile."""
 _LOW = (np.int64(1) << 9) - 1
 RANKS_2_10 = _LOW | _LOW << 13 | _LOW << 26 | _LOW << 39
+PELICANS = np.int64(0b111) << PELICAN0
+
+
+@njit(cache=True)
+def extra_seats(players):
+    """Who gets the extra cards with jokers or pelicans in the deck: 0, k, 1, k+1, 2, k+2 (§4)."""
+    k = players // 2
+    out = np.empty(players, np.int64)
+    for i in range(k):
+        out[2 * i] = i
+        out[2 * i + 1] = k + i
+    return out
 
 
 @njit(cache=True)
 def init(params):
     s = new_state(STATE_SIZE, params)
-    players, jokers = params[P_PLAYERS], params[P_JOKERS]
-    deck = standard_deck(params[P_DECK], jokers != 0)
-    extras = EXTRAS_3V3 if not jokers else np.array([0, players // 2], np.int64)
+    players, jokers, pelicans = params[P_PLAYERS], params[P_JOKERS], params[P_PELICANS]
+    plain = standard_deck(params[P_DECK], jokers != 0)
+    deck = np.empty(len(plain) + pelicans, np.int64)
+    deck[:len(plain)] = plain
+    for i in range(pelicans):
+        deck[len(plain) + i] = PELICAN0 + i
+    extras = EXTRAS_3V3 if not (jokers or pelicans) else extra_seats(players)
     setup_deal(s, players, deck, 0, extras)
     init_fields(s)
     return s
@@ -155,8 +190,8 @@ def _rank(c):
 
 @njit(cache=True, inline="always")
 def _frozen(s, b):
-    """A married King or Queen, or a child: never beaten, takes no ADD."""
-    return (s[F_FLAGS + b] & (MARRIED | CHILD)) != 0
+    """A married King or Queen, a child or a pelican: never beaten, takes no ADD."""
+    return b >= PELICAN0 or (s[F_FLAGS + b] & (MARRIED | CHILD)) != 0
 
 
 @njit(cache=True, inline="always")
@@ -172,7 +207,7 @@ def can_add(s, c, b):
 @njit(cache=True, inline="always")
 def can_beat(s, c, b):
     """May card ``c`` (of the pile's colour) beat opponent pile ``b``?"""
-    if param(s, P_LITTLE) and (s[F_FLAGS + b] & (MARRIED | CHILD | PROTECTED)) != 0:
+    if param(s, P_LITTLE) and (_frozen(s, b) or (s[F_FLAGS + b] & PROTECTED) != 0):
         return False
     pile_value = s[F_SUM + b]
     if c >= 52:
@@ -218,7 +253,7 @@ def _moves(s, out, k):
     team = team_of(s, cur)
     held = s[HAND + cur]
     own = held & _colour_mask(team)
-    theirs = held & ~own
+    theirs = held & ~own & ~PELICANS
     write = k == LIST
     n = popcount(own)  # LAY: every card of the own colour
     if k >= 0 and k < n:
@@ -263,6 +298,24 @@ def _moves(s, out, k):
             if write:
                 out[n] = CHILD0 + c
             n += 1
+    m = held & PELICANS  # LAY_PELICAN
+    while m:
+        a = LAY_PELICAN0 + lowest(m) - PELICAN0
+        m &= m - 1
+        if n == k:
+            return a
+        if write:
+            out[n] = a
+        n += 1
+    m = _pelican_children(s, own, team)
+    while m:  # PELICAN_CHILD
+        a = PELICAN_CHILD0 + lowest(m)
+        m &= m - 1
+        if n == k:
+            return a
+        if write:
+            out[n] = a
+        n += 1
     if n == 0:
         if k == 0:
             return PASS
@@ -270,6 +323,12 @@ def _moves(s, out, k):
             out[0] = PASS
         n = 1
     return n
+
+
+@njit(cache=True, inline="always")
+def _pelican_children(s, own, team):
+    """The cards of ``own`` that may be laid as ``team``'s pelican child now."""
+    return own & RANKS_2_10 if s[CP_PELICAN + team] == 1 else np.int64(0)
 
 
 @njit(cache=True)
@@ -287,7 +346,7 @@ def random_legal(s, rng):
     team = team_of(s, cur)
     held = s[HAND + cur]
     own = held & _colour_mask(team)
-    theirs = held & ~own
+    theirs = held & ~own & ~PELICANS
     addable = s[CP_ADDABLE] & s[F_PILES + team]
     jokerless = popcount(addable & s[F_BY_SUIT + NO_SUIT])
     n_lay = popcount(own)
@@ -306,7 +365,11 @@ def random_legal(s, rng):
         n_beat += popcount(x)
         beaters |= x
     children = own & s[CP_CHILDREN]
-    total = n_lay + n_add + n_beat + popcount(children)
+    pelicans = held & PELICANS
+    pelican_children = _pelican_children(s, own, team)
+    n_children = popcount(children)
+    n_pelicans = popcount(pelicans)
+    total = n_lay + n_add + n_beat + n_children + n_pelicans + popcount(pelican_children)
     k = below(rng, total if total > 0 else 1)
     if total == 0:
         return PASS
@@ -345,7 +408,13 @@ def random_legal(s, rng):
             if k < cnt:
                 return BEAT0 + 54 * c + kth(piles, k)
             k -= cnt
-    return CHILD0 + kth(children, k - n_beat)
+    k -= n_beat
+    if k < n_children:
+        return CHILD0 + kth(children, k)
+    k -= n_children
+    if k < n_pelicans:
+        return LAY_PELICAN0 + kth(pelicans, k) - PELICAN0
+    return PELICAN_CHILD0 + kth(pelican_children, k - n_pelicans)
 
 
 @njit(cache=True, inline="always")
@@ -353,7 +422,7 @@ def _beaten_by(s, b, team):
     """The cards that may beat pile ``b`` on ``team``'s field now (``can_beat``), all of the
     field's colour."""
     little = param(s, P_LITTLE)
-    if little and (s[F_FLAGS + b] & (MARRIED | CHILD | PROTECTED)) != 0:
+    if little and (_frozen(s, b) or (s[F_FLAGS + b] & PROTECTED) != 0):
         return np.int64(0)
     total = s[F_SUM + b]
     suit = s[F_SUIT + b]
@@ -387,9 +456,10 @@ def _refresh(s, b, team):
 
 @njit(cache=True, inline="always")
 def playable_mask(s, team):
-    """The cards still in play that would give ``team``'s player a move now: his colour (LAY)
-    and the cards that could beat an opponent pile. A forced pass proves he holds none."""
-    mask = _colour_mask(team)
+    """The cards still in play that would give ``team``'s player a move now: his colour (LAY),
+    the pelicans (LAY_PELICAN) and the cards that could beat an opponent pile. A forced pass
+    proves he holds none."""
+    mask = _colour_mask(team) | PELICANS
     piles = s[F_PILES + 1 - team]
     while piles:
         mask |= s[CP_BEAT + lowest(piles)]
@@ -424,6 +494,16 @@ def _lay(s, cur, team, c):
             s[F_FLAGS + c] |= (0 if married else PROTECTED) | ((cur + 1) << GUARD_SHIFT)
             s[CP_GUARDED] |= bit(c)
     _refresh(s, c, team)
+
+
+@njit(cache=True, inline="always")
+def _lay_pelican(s, team, c):
+    """Pelican ``c`` starts a pile on ``team``'s field; the second one opens the team's
+    pelican child (once per game)."""
+    lay_pile(s, c, team)
+    _refresh(s, c, team)
+    if s[CP_PELICAN + team] == 0 and popcount(s[F_PILES + team] & PELICANS) >= 2:
+        s[CP_PELICAN + team] = 1
 
 
 @njit(cache=True, inline="always")
@@ -480,12 +560,20 @@ def _move(s, cur, a):
             discard(s, (a - BEAT0) // 54)
             _set_beat(s, b, np.int64(0))
             s[CP_ADDABLE] &= ~bit(b)
-        else:
+        elif a < LAY_PELICAN0:
             c = a - CHILD0
             lay_pile(s, c, team)
             s[F_FLAGS + c] |= CHILD
             s[CP_MARRIAGE + c // 13] = 2
             s[CP_CHILDREN] &= ~(SUIT_CARDS << (13 * (c // 13)))
+            _refresh(s, c, team)
+        elif a < PELICAN_CHILD0:
+            _lay_pelican(s, team, PELICAN0 + a - LAY_PELICAN0)
+        else:
+            c = a - PELICAN_CHILD0
+            lay_pile(s, c, team)
+            s[F_FLAGS + c] |= CHILD | PELICAN_CHILD
+            s[CP_PELICAN + team] = 2
             _refresh(s, c, team)
     nxt = next_seat(s, cur)
     if s[CP_GUARDED]:
@@ -515,7 +603,7 @@ def observation(s, p, out):
     write_field_observation(s, p, out, OBS_COMMON, MAX_PILE)
     base = OBS_COMMON + OBS_FIELDS
     for team in range(2):
-        piles = s[F_PILES + team]
+        piles = s[F_PILES + team] & ~PELICANS
         while piles:
             b = lowest(piles)
             piles &= piles - 1
@@ -525,6 +613,22 @@ def observation(s, p, out):
             out[base + 108 + b] = 1.0 if flags & CHILD else 0.0
             out[base + 162 + b] = 1.0 if flags & PROTECTED else 0.0
     out[base + 4 * NUM_CARDS] = s[F_PASSES] / s[H_PLAYERS]
+    if param(s, P_PELICANS):
+        _pelican_observation(s, p, out, OBS_SIZE)
+
+
+@njit(cache=True)
+def _pelican_observation(s, p, out, base):
+    mine = team_of(s, p)
+    for i in range(3):
+        loc = s[LOC + PELICAN0 + i]
+        out[base + i] = 1.0 if loc == p else 0.0
+        out[base + 3 + i] = 1.0 if loc == LOC_FIELD + mine else 0.0
+        out[base + 6 + i] = 1.0 if loc == LOC_FIELD + 1 - mine else 0.0
+    for k in range(2):
+        state = s[CP_PELICAN + (mine if k == 0 else 1 - mine)]
+        out[base + 9 + 2 * k] = 1.0 if state == 1 else 0.0
+        out[base + 10 + 2 * k] = 1.0 if state == 2 else 0.0
 
 
 # ----- Python side: declaration and text --------------------------------------------------
@@ -543,7 +647,11 @@ def action_to_string(s, player: int, action: int) -> str:
         return f"{cards.to_str(c)} beats {cards.to_str(b)}"
     if action == PASS:
         return "PASS"
-    return f"child {cards.to_str(action - CHILD0)}"
+    if action < LAY_PELICAN0:
+        return f"child {cards.to_str(action - CHILD0)}"
+    if action < PELICAN_CHILD0:
+        return cards.to_str(PELICAN0 + action - LAY_PELICAN0)
+    return f"pelican child {cards.to_str(action - PELICAN_CHILD0)}"
 
 
 def _pile_text(s, b: int) -> str:
@@ -553,7 +661,8 @@ def _pile_text(s, b: int) -> str:
         c = int(s[F_BELOW + c])
     body = "+".join(reversed(chain))
     flags = int(s[F_FLAGS + b])
-    marks = [name for flag, name in ((MARRIED, "married"), (CHILD, "child")) if flags & flag]
+    child = "pelican child" if flags & PELICAN_CHILD else "child"
+    marks = [name for flag, name in ((MARRIED, "married"), (CHILD, child)) if flags & flag]
     if flags & PROTECTED:
         marks.append(f"protected until seat {(flags >> GUARD_SHIFT) - 1} plays")
     size = int(s[F_SIZE + b])
@@ -564,7 +673,7 @@ def _pile_text(s, b: int) -> str:
 def _field_lines(s) -> list[str]:
     lines = []
     for team in range(2):
-        piles = [b for b in range(NUM_CARDS) if (int(s[F_PILES + team]) >> b) & 1]
+        piles = [b for b in range(MAX_CARDS) if (int(s[F_PILES + team]) >> b) & 1]
         lines.append(f"  {TEAM_NAMES[team]} field ({len(piles)} piles, value "
                      f"{int(field_sum(s, team))}): "
                      + ("  ".join(_pile_text(s, b) for b in piles) or "-"))
@@ -575,26 +684,24 @@ def _field_lines(s) -> list[str]:
 def _title(s) -> str:
     name = "Little Country" if param(s, P_LITTLE) else "Two Captains"
     deck = int(param(s, P_DECK)) + (2 if param(s, P_JOKERS) else 0)
-    return f"{name}, {text.players(s)} players, {deck} cards"
-
-
-
-
+    pelicans = int(param(s, P_PELICANS))
+    return f"{name}, {text.players(s)} players, {deck} cards" + \
+        (f" and {pelicans} pelicans" if pelicans else "")
 
 
 def _max_length(p: dict) -> int:
     # every move but a pass plays a card; n passes in a row end the game, except that the end
     # of a Queen's protection (4 Queens) restarts the count
-    cards_in_play = p["deck"] + (2 if p.get("jokers") else 0)
+    cards_in_play = p["deck"] + (2 if p.get("jokers") else 0) + p.get("pelicans", 0)
     return (cards_in_play + 5) * p["players"]
 
 
 _COMMON = dict(
     kernel=sys.modules[__name__],
     num_players=lambda p: p["players"],
-    max_chance_outcomes=lambda p: 54,
+    max_chance_outcomes=lambda p: NUM_CARDS + p.get("pelicans", 0),
     max_game_length=_max_length,
-    observation_size=lambda p: OBS_SIZE,
+    observation_size=lambda p: OBS_SIZE + (OBS_PELICANS if p.get("pelicans") else 0),
     action_to_string=action_to_string,
     title=_title,
     table_lines=_field_lines,
@@ -602,20 +709,20 @@ _COMMON = dict(
 )
 
 
-
 TWO_CAPTAINS = GameSpec(
     short_name="skip_two_captains", long_name="Two Captains", original_name="Два Капитана",
     rules_section="§3", params=(PLAYERS_4_6, DECK_36_52),
     num_distinct_actions=lambda p: 5887,
-    kernel_params=lambda p: [p["players"], p["deck"], 0, 0],
+    kernel_params=lambda p: [p["players"], p["deck"], 0, 0, 0],
     **_COMMON)
 LITTLE_COUNTRY = GameSpec(
     short_name="skip_little_country", long_name="Little Country",
     original_name="Маленькая Страна", rules_section="§4",
-    params=(PLAYERS_4_6, DECK_36_52, Param("jokers", False, (False, True),
-                                   "both jokers join the deck (54 or 38 cards)")),
-    num_distinct_actions=lambda p: 5941,
-    kernel_params=lambda p: [p["players"], p["deck"], int(p["jokers"]), 1],
+    params=(PLAYERS_4_6, DECK_36_52,
+            Param("jokers", False, (False, True), "both jokers join the deck (54 or 38 cards)"),
+            Param("pelicans", 0, (0, 2, 3), "pelicans (value 15, no suit) join the deck")),
+    num_distinct_actions=lambda p: NUM_ACTIONS_PELICANS if p["pelicans"] else NUM_ACTIONS,
+    kernel_params=lambda p: [p["players"], p["deck"], int(p["jokers"]), 1, p["pelicans"]],
     **_COMMON)
 register(TWO_CAPTAINS)
 register(LITTLE_COUNTRY)

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from skip_ai import cards
 from skip_ai.kernel.bits import popcount
-from skip_ai.kernel.state import CHANCE, H_CUR, H_MOVES, H_PLAYERS, H_TEAMS, HAND, TERMINAL
+from skip_ai.kernel.state import (
+    CHANCE,
+    H_CUR,
+    H_MOVES,
+    H_PLAYERS,
+    H_TEAMS,
+    HAND,
+    MAX_CARDS,
+    TERMINAL,
+)
 
 
 def players(s) -> int:
@@ -19,7 +28,7 @@ def team_of(s, seat: int) -> int:
 
 def hand_cards(s, seat: int) -> list[int]:
     m = int(s[HAND + seat])
-    return [c for c in range(54) if (m >> c) & 1]
+    return [c for c in range(MAX_CARDS) if (m >> c) & 1]
 
 
 def hand_text(s, seat: int) -> str:
@@ -28,7 +37,7 @@ def hand_text(s, seat: int) -> str:
 
 def mask_text(m: int) -> str:
     """The cards of a mask, ascending, or ``-``."""
-    return cards.cards_to_str(c for c in range(54) if (int(m) >> c) & 1) or "-"
+    return cards.cards_to_str(c for c in range(MAX_CARDS) if (int(m) >> c) & 1) or "-"
 
 
 TeamNames = tuple[str, str] | None

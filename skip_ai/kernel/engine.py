@@ -35,7 +35,7 @@ from agents.policies import HEURISTIC, RANDOM
 
 from .rng import derive
 from .resample import PLAN_SIZE
-from .state import CHANCE, H_CUR, NUM_CARDS, TERMINAL, copy_into
+from .state import CHANCE, H_CUR, MAX_CARDS, TERMINAL, copy_into
 
 
 @cache
@@ -121,7 +121,7 @@ def _build(K) -> SimpleNamespace:
         information state costs); returns the number of actions applied (the benchmark's
         yardstick for one ISMCTS iteration)."""
         plan = np.empty(PLAN_SIZE, np.int64)
-        sigma = np.empty(NUM_CARDS, np.int64)
+        sigma = np.empty(MAX_CARDS, np.int64)
         if observer >= 0:
             K.resample_plan(root, observer, plan)
         s = root.copy()

@@ -10,16 +10,18 @@ Slots (the first game-specific slots of every field game; a game's own start at
 - ``F_TOP[b]``     top card of pile ``b`` (-1: no pile has bottom ``b``)
 - ``F_BELOW[c]``   the card under ``c`` in its pile (-1: ``c`` is a bottom card)
 - ``F_SIZE[b]``    cards in pile ``b``
-- ``F_SUM[b]``     total value of pile ``b`` (rank; joker 11)
+- ``F_SUM[b]``     total value of pile ``b`` (rank; joker 11; pelican 15)
 - ``F_SUIT[b]``    suit of pile ``b``: that of its first non-joker card, -1 while it has none
 - ``F_FLAGS[b]``   game-specific flags of pile ``b``
 - ``F_PILES[t]``   mask of the bottom cards of the piles on team ``t``'s field
-- ``F_BY_SUIT[s]``  mask of the bottom cards of the piles of suit ``s`` (``NO_SUIT``: joker only)
+- ``F_BY_SUIT[s]``  mask of the bottom cards of the piles of suit ``s`` (``NO_SUIT``: joker only;
+  a pelican pile, which has no suit and takes no card, is in none)
 - ``F_PASSES``     consecutive passes (the games end when every player in turn passed)
 
 Cards on team ``t``'s field are at ``LOC_FIELD + t``; removed piles go to ``LOC_OUT``.
 """
 
+import numpy as np
 from numba import njit
 
 from .bits import bit, lowest, popcount
@@ -31,8 +33,10 @@ from .state import (
     LOC,
     LOC_OUT,
     LOC_TABLE,
+    MAX_CARDS,
     MAX_SEATS,
     NUM_CARDS,
+    PELICAN0,
     TERMINAL,
     play_public,
     prove_absent_mask,
@@ -42,12 +46,12 @@ from .state import (
 LOC_FIELD = LOC_TABLE + 4
 
 F_TOP = GAME
-F_BELOW = F_TOP + NUM_CARDS
-F_SIZE = F_BELOW + NUM_CARDS
-F_SUM = F_SIZE + NUM_CARDS
-F_SUIT = F_SUM + NUM_CARDS
-F_FLAGS = F_SUIT + NUM_CARDS
-F_PILES = F_FLAGS + NUM_CARDS
+F_BELOW = F_TOP + MAX_CARDS
+F_SIZE = F_BELOW + MAX_CARDS
+F_SUM = F_SIZE + MAX_CARDS
+F_SUIT = F_SUM + MAX_CARDS
+F_FLAGS = F_SUIT + MAX_CARDS
+F_PILES = F_FLAGS + MAX_CARDS
 F_BY_SUIT = F_PILES + 2
 F_PASSES = F_BY_SUIT + 5
 FIELDS_END = F_PASSES + 1
@@ -59,7 +63,7 @@ OBS_FIELDS = 5 * NUM_CARDS
 
 @njit(cache=True)
 def init_fields(s):
-    for b in range(NUM_CARDS):
+    for b in range(MAX_CARDS):
         s[F_TOP + b] = -1
         s[F_BELOW + b] = -1
         s[F_SUIT + b] = -1
@@ -67,21 +71,24 @@ def init_fields(s):
 
 @njit(cache=True, inline="always")
 def value(c):
-    """A card's value: its rank, 11 for a joker."""
-    return 11 if c >= 52 else c % 13 + 2
+    """A card's value: its rank, 11 for a joker, 15 for a pelican."""
+    if c >= 52:
+        return 15 if c >= PELICAN0 else 11
+    return c % 13 + 2
 
 
 @njit(cache=True, inline="always")
 def suit_of(c):
-    """The suit of a card, -1 for a joker."""
+    """The suit of a card, -1 for a joker or a pelican."""
     return -1 if c >= 52 else c // 13
 
 
 @njit(cache=True, inline="always")
 def colour_of(c):
-    """0 red (diamonds, hearts, red joker), 1 black: the team whose colour it is."""
+    """0 red (diamonds, hearts, red joker), 1 black: the team whose colour it is; -1 for a
+    pelican, which has none."""
     if c >= 52:
-        return 1 if c == 52 else 0
+        return -1 if c >= PELICAN0 else (1 if c == 52 else 0)
     return 0 if c >= 26 else 1
 
 
@@ -110,7 +117,8 @@ def lay_pile(s, c, team):
     s[F_SUIT + c] = suit_of(c)
     s[F_FLAGS + c] = 0
     s[F_PILES + team] |= bit(c)
-    s[F_BY_SUIT + _suit_slot(s[F_SUIT + c])] |= bit(c)
+    if c < PELICAN0:
+        s[F_BY_SUIT + _suit_slot(s[F_SUIT + c])] |= bit(c)
 
 
 @njit(cache=True, inline="always")
@@ -136,7 +144,8 @@ def remove_pile(s, b, team):
         nxt = s[F_BELOW + c]
         s[F_BELOW + c] = -1
         c = nxt
-    s[F_BY_SUIT + _suit_slot(s[F_SUIT + b])] &= ~bit(b)
+    if b < PELICAN0:
+        s[F_BY_SUIT + _suit_slot(s[F_SUIT + b])] &= ~bit(b)
     s[F_TOP + b] = -1
     s[F_SIZE + b] = 0
     s[F_SUM + b] = 0
@@ -191,7 +200,8 @@ def write_observation(s, p, out, base, max_size):
     """The field part of an observation tensor, from ``base`` (``OBS_FIELDS`` floats), with
     fields named relative to ``p``'s team (own first): ``[0,54)`` / ``[54,108)`` card lies on
     the own / other field; ``[108,162)`` / ``[162,216)`` card is the top of a pile on the own /
-    other field; ``[216,270)`` at a pile's bottom card, its size / ``max_size``."""
+    other field; ``[216,270)`` at a pile's bottom card, its size / ``max_size``. Pelicans
+    (Little Country) are not in this part: the game writes its own."""
     mine = p // (s[0] // 2)
     for c in range(NUM_CARDS):
         loc = s[LOC + c]
@@ -199,8 +209,9 @@ def write_observation(s, p, out, base, max_size):
             out[base + c] = 1.0
         elif loc == LOC_FIELD + 1 - mine:
             out[base + 54 + c] = 1.0
+    standard = (np.int64(1) << NUM_CARDS) - 1
     for team in range(2):
-        m = s[F_PILES + team]
+        m = s[F_PILES + team] & standard
         while m:
             b = lowest(m)
             m &= m - 1

@@ -39,7 +39,7 @@ from .state import (
     LOC_DECK,
     MAX_SEATS,
     NOT_HOLD,
-    NUM_CARDS,
+    MAX_CARDS,
     hidden_from,
     rebuild_masks,
 )
@@ -55,7 +55,7 @@ def hidden_slots(s, p, kind, cards, places, known, occupant):
     whichever card fills it (e.g. Chains' colours; zeros where a game has none). Returns the
     number of hidden cards."""
     m = 0
-    for c in range(NUM_CARDS):
+    for c in range(MAX_CARDS):
         if hidden_from(s, c, p):
             cards[m] = c
             # insertion sort by key (``known`` holds the keys meanwhile); stable, as the cards
@@ -164,7 +164,7 @@ def _random_matching(f, m, rng, assign):
 @njit(cache=True)
 def relabel(s, cards, places, known, occupant, assign, m, sigma):
     """Put card ``cards[assign[i]]`` into slot ``i`` and record ``sigma``."""
-    for c in range(NUM_CARDS):
+    for c in range(MAX_CARDS):
         sigma[c] = c
     for i in range(m):
         new = cards[assign[i]]
@@ -193,19 +193,19 @@ P_GROUPS = 3      # classes of cards that swap among themselves
 P_CONSTRAINED = 4  # 1 when some slot's seat is proved to lack some hidden card
 _HEAD = 8
 (_CARDS, _PLACES, _KNOWN, _OCCUPANT, _SLOTS, _CANDS, _SLOT_GROUP, _CARD_GROUP, _ASSIGN,
- _PART) = (_HEAD + k * NUM_CARDS for k in range(10))
-_BOUNDS = _HEAD + 10 * NUM_CARDS  # group g is slots[bounds[g]:bounds[g + 1]] (and cands)
-PLAN_SIZE = _BOUNDS + NUM_CARDS + 1
+ _PART) = (_HEAD + k * MAX_CARDS for k in range(10))
+_BOUNDS = _HEAD + 10 * MAX_CARDS  # group g is slots[bounds[g]:bounds[g + 1]] (and cands)
+PLAN_SIZE = _BOUNDS + MAX_CARDS + 1
 """Length of the int64 array a plan lives in (part of it is the re-deal's scratch)."""
 
-NO_KIND = np.zeros(NUM_CARDS, np.int64)
+NO_KIND = np.zeros(MAX_CARDS, np.int64)
 """The ``kind`` of a game whose hidden cards may go to any hidden slot."""
 
 
 @njit(cache=True)
 def plan_hidden(s, p, kind, plan):
     """Fill ``plan`` for re-dealing the cards hidden from ``p`` in ``s``: the canonical slots
-    (``hidden_slots``) and, per ``kind`` class (``0 <= kind < NUM_CARDS``) in ascending order,
+    (``hidden_slots``) and, per ``kind`` class (``0 <= kind < MAX_CARDS``) in ascending order,
     its slots and its cards."""
     m = hidden_slots(s, p, kind, plan[_CARDS:], plan[_PLACES:], plan[_KNOWN:],
                      plan[_OCCUPANT:])
@@ -229,7 +229,7 @@ def plan_hidden(s, p, kind, plan):
     k = 0
     last = -1
     while k < m:
-        low = NUM_CARDS
+        low = MAX_CARDS
         for i in range(m):
             if last < plan[_SLOT_GROUP + i] < low:
                 low = plan[_SLOT_GROUP + i]
@@ -274,7 +274,7 @@ def redeal(s, plan, rng, sigma):
     for seat in range(MAX_SEATS):
         s[HAND + seat] &= ~hidden
     s[DECK] &= ~hidden
-    for c in range(NUM_CARDS):
+    for c in range(MAX_CARDS):
         sigma[c] = c
     for i in range(m):
         new = cards[assign[i]]

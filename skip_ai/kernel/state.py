@@ -36,6 +36,13 @@ from .bits import bit, lowest, popcount, sample_mask, to_list
 STATE_DTYPE = np.int64
 MAX_SEATS = 6
 NUM_CARDS = 54
+"""The standard cards: 52 and the two jokers. Observations and the per-card action segments
+(``54 * k + c``) are this wide."""
+MAX_CARDS = 57
+"""Card ids with a slot in the state: the standard cards and Little Country's three pelicans
+(54..56, RULES §4.6). Every per-card slot array, loop and permutation is this long."""
+PELICAN0 = NUM_CARDS
+"""The first pelican's card id."""
 
 CHANCE = -1
 TERMINAL = -4
@@ -54,12 +61,12 @@ NUM_PARAMS = 8
 HEADER = H_PARAMS + NUM_PARAMS
 
 LOC = HEADER
-KNOWN = LOC + NUM_CARDS
-HAND = KNOWN + NUM_CARDS
+KNOWN = LOC + MAX_CARDS
+HAND = KNOWN + MAX_CARDS
 NOT_HOLD = HAND + MAX_SEATS
 DECK = NOT_HOLD + MAX_SEATS
 DEAL_PLAN = DECK + 1
-GAME = DEAL_PLAN + NUM_CARDS
+GAME = DEAL_PLAN + MAX_CARDS
 
 LOC_NONE = -1
 """Not in this game's deck."""
@@ -153,7 +160,7 @@ def init_common(s, players, deck):
     """Fill the common part: ``deck`` is the array of card ids in play, all undealt."""
     s[H_PLAYERS] = players
     s[H_CUR] = CHANCE
-    for c in range(NUM_CARDS):
+    for c in range(MAX_CARDS):
         s[LOC + c] = LOC_NONE
     for c in deck:
         s[LOC + c] = LOC_DECK
@@ -321,7 +328,7 @@ def rebuild_masks(s):
     for seat in range(MAX_SEATS):
         s[HAND + seat] = 0
     s[DECK] = 0
-    for c in range(NUM_CARDS):
+    for c in range(MAX_CARDS):
         loc = s[LOC + c]
         if 0 <= loc < MAX_SEATS:
             s[HAND + loc] |= bit(c)

@@ -32,7 +32,7 @@ from agents.heuristics import heuristic_module
 from numba import njit
 from skip_ai.kernel.resample import PLAN_SIZE
 from skip_ai.kernel.rng import base_seed, below, derive, make_rng, uniform
-from skip_ai.kernel.state import CHANCE, H_CUR, NUM_CARDS, TERMINAL, copy_into
+from skip_ai.kernel.state import CHANCE, H_CUR, MAX_CARDS, TERMINAL, copy_into
 from skip_ai.pyspiel_wrapper import KernelGame, load
 from skip_ai.sim import heuristic_weights
 from skip_ai.training.tuning import (
@@ -76,7 +76,7 @@ def _build(K) -> SimpleNamespace:
         position ``i`` (each from a world re-dealt from the mover's view) against its target."""
         rng = np.empty(1, np.uint64)
         plan = np.empty(PLAN_SIZE, np.int64)
-        sigma = np.empty(NUM_CARDS, np.int64)
+        sigma = np.empty(MAX_CARDS, np.int64)
         ret = np.empty(states[0, 0], np.float64)
         s = states[0].copy()
         for i in range(states.shape[0]):
