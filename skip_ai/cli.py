@@ -1,5 +1,5 @@
-"""The ``skip-ai`` command line: list games, watch or play one, match two agents, simulate a
-batch, run a tournament, report on its records."""
+"""The ``skip-ai`` command line: list games, print a game's rules, watch or play one, match two
+agents, simulate a batch, run a tournament, report on its records."""
 
 from __future__ import annotations
 
@@ -15,18 +15,25 @@ def _games(args: argparse.Namespace) -> int:
     from skip_ai.pyspiel_wrapper import REGISTRY
 
     for spec in sorted(REGISTRY.values(), key=lambda s: int(s.rules_section.strip("§"))):
-        print(f"{spec.short_name:22s} {spec.long_name} «{spec.original_name}» "
-              f"(RULES {spec.rules_section})")
+        print(f"{spec.short_name:22s} {spec.long_name} «{spec.original_name}»")
         for p in spec.params:
             default = _fmt(p.default) + (f", {p.auto_doc}" if p.auto_doc else "")
             choices = ", ".join(_fmt(c) for c in p.choices)
             print(f"    {p.name:15s} default {default}  (one of {choices})"
                   + (f" — {p.doc}" if p.doc else ""))
+    print("\nThe rules of a game, every parameter explained: skip-ai rules GAME")
     return 0
 
 
 def _fmt(v) -> str:
     return str(v).lower() if isinstance(v, bool) else str(v)
+
+
+def _rules(args: argparse.Namespace) -> int:
+    from skip_ai import rules
+
+    print(rules.page(args.game) if args.game else rules.index(), end="")
+    return 0
 
 
 def _play(args: argparse.Namespace) -> int:
@@ -226,6 +233,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="skip-ai", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("games", help="list every game with its parameters and defaults")
+    rulp = sub.add_parser("rules", help="print a game's rules (without GAME: the list of "
+                          "games)")
+    rulp.add_argument("game", nargs="?", help='a game, e.g. skip_little_country (a game '
+                      'string such as "skip_columns(players=4)" works too)')
     play = sub.add_parser("play", help="print one game move by move")
     play.add_argument("game", help='a game string, e.g. "skip_columns(players=4)"')
     play.add_argument("--seed", type=int, default=0)
@@ -304,7 +315,7 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     import skip_ai  # noqa: F401  (registers the games)
 
-    handler = {"games": _games, "play": _play, "match": _match,
+    handler = {"games": _games, "rules": _rules, "play": _play, "match": _match,
                "simulate": _simulate, "tournament": _tournament, "train": _train,
                "tune": _tune, "positions": _positions,
                "report": _report}[args.command]

@@ -314,11 +314,18 @@ class KernelState(pyspiel.State):
         return self._s.copy()
 
 
-def load(game_string: str) -> KernelGame:
-    """``pyspiel.load_game`` with a clear error for games that are not ours."""
+def spec_of(game_string: str) -> GameSpec:
+    """The spec of one of our games, from its short name or a whole game string such as
+    ``skip_columns(players=4)``; a clear error for games that are not ours."""
     name = game_string.split("(", 1)[0].strip()
     if name not in REGISTRY:
         raise ValueError(f"unknown game {name!r}; known games: {', '.join(REGISTRY)}")
+    return REGISTRY[name]
+
+
+def load(game_string: str) -> KernelGame:
+    """``pyspiel.load_game`` with a clear error for games that are not ours."""
+    spec_of(game_string)
     return pyspiel.load_game(game_string)
 
 
