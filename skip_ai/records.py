@@ -35,6 +35,7 @@ from pathlib import Path
 
 import pandas as pd
 import pyarrow as pa
+import pyarrow.dataset as ds
 
 SCHEMA = pa.schema([
     ("batch", pa.string()),
@@ -72,8 +73,23 @@ def to_table(rows: list[dict]) -> pa.Table:
 
 
 def read_records(folder: str | Path) -> pd.DataFrame:
-    """Every record under ``folder`` (a records folder of Parquet shards, or one file)."""
+    """Every record under ``folder`` (a records folder of Parquet shards, or one file). A
+    game recorded twice (a shard copied by hand) is an error naming both shards: it would
+    otherwise be counted twice."""
     path = Path(folder)
     if not path.exists():
         raise FileNotFoundError(f"no records at {path}")
-    return pd.read_parquet(path, schema=SCHEMA)
+    tables, origin = [], []
+    # the dataset finds the shards as pandas would (skipping hidden and partial files)
+    for fragment in ds.dataset(path, format="parquet", schema=SCHEMA).get_fragments():
+        table = fragment.to_table(schema=SCHEMA)
+        tables.append(table)
+        origin += [fragment.path] * table.num_rows
+    df = pa.concat_tables(tables or [SCHEMA.empty_table()]).to_pandas()
+    again = df.duplicated(["batch", "match_id"]).to_numpy()
+    if again.any():
+        match_id = df.match_id.iloc[again.argmax()]
+        first, second = [origin[i] for i in (df.match_id == match_id).to_numpy().nonzero()[0][:2]]
+        raise ValueError(f"game {match_id} is recorded twice, in {first} and {second}: move "
+                         f"the copy out of {path}")
+    return df

@@ -23,10 +23,11 @@ game is played.
 
 from __future__ import annotations
 
+import hashlib
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 import pyspiel
 
@@ -59,10 +60,26 @@ class TournamentConfig:
 
     def identity(self) -> dict[str, Any]:
         """What the records depend on: a batch resumed with a different identity would mix
-        two experiments. (``workers``, ``games_per_task`` and ``out`` only say how it runs.)"""
-        return {"name": self.name, "seed": self.seed, "deals": self.deals,
-                "games": list(self.games),
-                "agents": [{"name": a.name, "spec": a.spec} for a in self.agents]}
+        two experiments. (``workers``, ``games_per_task`` and ``out`` only say how it runs.)
+        The files the agents' specs name (weights, tuned searches, models) count by their
+        content: editing one between two runs changes the experiment as much as the spec."""
+        identity = {"name": self.name, "seed": self.seed, "deals": self.deals,
+                    "games": list(self.games),
+                    "agents": [{"name": a.name, "spec": a.spec} for a in self.agents]}
+        files = spec_files(a.spec for a in self.agents)
+        if files:  # absent otherwise, so batches begun before files counted still resume
+            identity["files"] = files
+        return identity
+
+
+def spec_files(specs: Iterable[str]) -> dict[str, str]:
+    """The SHA-256 of every file an agent spec names (any argument that is a file's path)."""
+    files = {}
+    for spec in specs:
+        for value in parse_spec(spec)[1].values():
+            if isinstance(value, str) and Path(value).is_file():
+                files[value] = hashlib.sha256(Path(value).read_bytes()).hexdigest()
+    return dict(sorted(files.items()))
 
 
 def load_config(path: str | Path) -> TournamentConfig:
@@ -72,6 +89,10 @@ def load_config(path: str | Path) -> TournamentConfig:
         raw = tomllib.loads(path.read_text())
     except FileNotFoundError:
         raise ConfigError(f"{path}: no such config file") from None
+    except IsADirectoryError:
+        raise ConfigError(f"{path} is a folder, not a config file") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise ConfigError(f"{path}: cannot read it ({e})") from None
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{path} is not valid TOML: {e}") from None
     return parse_config(raw, source=str(path))

@@ -3,7 +3,9 @@
 Tasks are chunks of ``games_per_task`` consecutive scheduled games. With one worker they are
 played in this process; with more, in a local process pool with a bounded number of tasks in
 flight (memory stays flat however long the batch); with the ``ray`` backend, as Ray tasks
-(:mod:`skip_ai.tournament.cluster`). The records depend neither on the worker count nor on the
+(:mod:`skip_ai.tournament.cluster`). A game that kills its worker process costs only its own
+record, as on Ray: the tasks that were in flight are played again alone, and a task that dies
+alone game by game, so the game that dies alone twice is recorded ``failed``. The records depend neither on the worker count nor on the
 backend: each game's seed comes from its identity (:mod:`skip_ai.tournament.schedule`).
 """
 
@@ -12,10 +14,12 @@ from __future__ import annotations
 import itertools
 import multiprocessing
 import os
+import signal
 import subprocess
 import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator
@@ -26,7 +30,7 @@ from skip_ai.tournament.cluster import RayCluster
 from skip_ai.tournament.config import TournamentConfig
 from skip_ai.tournament.schedule import ScheduledGame, schedule, schedule_size
 from skip_ai.tournament.store import RecordStore, StoreError
-from skip_ai.tournament.worker import play_games
+from skip_ai.tournament.worker import failed_record, play_games
 
 BACKENDS = ("local", "ray")
 
@@ -119,14 +123,24 @@ def _chunks(games: Iterable[ScheduledGame], size: int) -> Iterator[list[Schedule
         yield chunk
 
 
-def _exit_with_parent(parent: int) -> None:
-    """A pool worker whose parent was killed (kill -9) would wait for tasks forever: watch
-    the parent and leave with it."""
+def _worker_init(parent: int) -> None:
+    """A pool worker leaves Ctrl-C to the parent (which stops the batch with one line, not a
+    traceback per worker), and leaves with the parent when it is killed (kill -9): it would
+    otherwise wait for tasks forever."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
     def watch() -> None:
         while os.getppid() == parent:
             time.sleep(1)
         os._exit(1)
     threading.Thread(target=watch, daemon=True).start()
+
+
+def _new_pool(workers: int) -> ProcessPoolExecutor:
+    # fork: the workers inherit the imported package and its compiled kernels at no cost
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(method),
+                               initializer=_worker_init, initargs=(os.getpid(),))
 
 
 def _results(tasks: Iterator[list[ScheduledGame]], batch: str, version: str,
@@ -137,19 +151,81 @@ def _results(tasks: Iterator[list[ScheduledGame]], batch: str, version: str,
         for task in tasks:
             yield play_games(batch, version, task)
         return
-    # fork: the workers inherit the imported package and its compiled kernels at no cost
-    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(method),
-                             initializer=_exit_with_parent, initargs=(os.getpid(),)) as pool:
-        pending: set[Future] = set()
+    pool = _LocalPool(workers, batch, version)
+    complete = False
+    try:
+        for task in tasks:
+            pool.submit(task)
+            while len(pool.pending) >= 2 * workers:
+                yield from pool.finished()
+        while pool.pending:
+            yield from pool.finished()
+        complete = True
+    finally:
+        pool.close(kill=not complete)
+
+
+class _LocalPool:
+    """A process pool that survives the death of a worker (a crash in native code, the
+    kernel's OOM killer): every task in flight went down with the pool, so each is played
+    again alone in a fresh process (:meth:`_alone`), the rest in a new pool."""
+
+    def __init__(self, workers: int, batch: str, version: str):
+        self.workers, self.batch, self.version = workers, batch, version
+        self.pool = _new_pool(workers)
+        self.pending: dict[Future, list[ScheduledGame]] = {}
+
+    def submit(self, games: list[ScheduledGame]) -> None:
+        self.pending[self.pool.submit(play_games, self.batch, self.version, games)] = games
+
+    def finished(self) -> Iterator[list[dict]]:
+        """The records of the tasks that finish next (at least one)."""
+        done, _ = wait(self.pending, return_when=FIRST_COMPLETED)
+        broken = []
+        for future in done:
+            games = self.pending.pop(future)
+            try:
+                yield future.result()
+            except BrokenProcessPool:
+                broken.append(games)
+        if broken:
+            broken += self.pending.values()
+            self.pending.clear()
+            self.pool.shutdown(wait=False, cancel_futures=True)
+            self.pool = _new_pool(self.workers)
+            for games in broken:
+                yield self._isolated(games)
+
+    def _isolated(self, games: list[ScheduledGame]) -> list[dict]:
+        """A task whose pool died, played alone; if it dies alone, game by game, and a game
+        that dies alone twice is recorded as failed."""
+        rows = self._alone(games)
+        if rows is not None:
+            return rows
+        rows = []
+        for game in games:
+            one = self._alone([game]) or self._alone([game])
+            rows += one or [failed_record(
+                self.batch, self.version, game,
+                "BrokenProcessPool: the worker process died while playing this game alone, "
+                "twice (a crash in native code, or the system ran out of memory)")]
+        return rows
+
+    def _alone(self, games: list[ScheduledGame]) -> list[dict] | None:
+        """The records of ``games`` played in a fresh process of their own; None if it died."""
+        pool = _new_pool(1)
         try:
-            for task in tasks:
-                pending.add(pool.submit(play_games, batch, version, task))
-                while len(pending) >= 2 * workers:
-                    finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-                    yield from (f.result() for f in finished)
-            while pending:
-                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-                yield from (f.result() for f in finished)
+            return pool.submit(play_games, self.batch, self.version, games).result()
+        except BrokenProcessPool:
+            return None
         finally:
-            pool.shutdown(cancel_futures=True)
+            pool.shutdown(wait=False, cancel_futures=True)
+
+    def close(self, kill: bool) -> None:
+        """Let the workers go; with ``kill`` (an error, Ctrl-C) at once: they ignore Ctrl-C,
+        and waiting for their tasks could take minutes."""
+        processes = list((getattr(self.pool, "_processes", None) or {}).values())
+        self.pool.shutdown(wait=not kill, cancel_futures=True)
+        if kill:
+            for process in processes:
+                process.terminate()

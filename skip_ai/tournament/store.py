@@ -4,8 +4,9 @@
 fingerprint; a batch is only ever continued with the same identity. ``OUT/records/`` holds the
 shards, one per finished task: each is written to a hidden temporary name and renamed once
 complete, so a shard under its own name is always whole and readers (``pandas.read_parquet``
-skips names starting with a dot) never see a partial one. The match ids in the complete
-shards are the batch's progress: resuming skips exactly those games.
+skips names starting with a dot) never see a partial one. Each shard carries the batch's
+fingerprint in its Parquet metadata. The match ids in the complete shards are the batch's
+progress: resuming skips exactly those games, and refuses a shard of another batch.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from skip_ai.records import to_table
 from skip_ai.tournament.config import TournamentConfig
 
 MANIFEST = "batch.json"
+FINGERPRINT_KEY = b"skip_ai.batch_fingerprint"
 
 
 class StoreError(ValueError):
@@ -41,6 +43,8 @@ class RecordStore:
         self.out = Path(out)
         self.records = self.out / "records"
         self._lock_file = None
+        self._name = ""
+        self._fingerprint = ""
 
     def open(self, config: TournamentConfig, code_version: str) -> None:
         """Start the batch here, or check that it is the one begun here; forget partial
@@ -48,6 +52,7 @@ class RecordStore:
         self._lock(config)
         manifest = self.out / MANIFEST
         identity = config.identity()
+        self._name, self._fingerprint = config.name, fingerprint(identity)
         if manifest.exists():
             self._check_manifest(manifest, identity)
         elif self.records.exists() and any(self.records.glob("*.parquet")):
@@ -66,8 +71,13 @@ class RecordStore:
     def _lock(self, config: TournamentConfig) -> None:
         """Hold ``OUT/.lock`` while running: two runs of one batch would play the same games
         twice. The system releases the lock when the process ends, however it ends."""
-        self.out.mkdir(parents=True, exist_ok=True)
-        self._lock_file = open(self.out / ".lock", "w")
+        if self.out.exists() and not self.out.is_dir():
+            raise StoreError(f"'out' {self.out} is a file, not a folder: choose another 'out'")
+        try:
+            self.out.mkdir(parents=True, exist_ok=True)
+            self._lock_file = open(self.out / ".lock", "w")
+        except OSError as e:
+            raise StoreError(f"cannot write the batch to {self.out}: {e.strerror or e}") from None
         try:
             fcntl.flock(self._lock_file, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -84,10 +94,13 @@ class RecordStore:
     def _check_manifest(self, manifest: Path, identity: dict) -> None:
         try:
             before = json.loads(manifest.read_text())["identity"]
+            if not isinstance(before, dict):
+                raise TypeError(f"'identity' is a {type(before).__name__}, not a table")
         except (ValueError, KeyError, TypeError) as e:
             raise StoreError(f"damaged manifest {manifest}: {e}") from None
         if fingerprint(before) != fingerprint(identity):
-            changed = [k for k in identity if before.get(k) != identity[k]]
+            changed = [k for k in sorted(set(identity) | set(before))
+                       if before.get(k) != identity.get(k)]
             raise StoreError(
                 f"the config changed since the batch in {self.out} began (different "
                 f"{', '.join(changed) or 'fields'}); refusing to mix two experiments. "
@@ -98,15 +111,18 @@ class RecordStore:
         return sorted(self.records.glob("[!.]*.parquet"))
 
     def done_ids(self) -> set[str]:
-        """The match ids of every recorded game. A shard that cannot be read is an error
-        naming it; a game recorded twice is an error naming both shards."""
+        """The match ids of every recorded game. A shard that cannot be read, or that another
+        batch wrote, is an error naming it; a game recorded twice is an error naming both
+        shards."""
         seen: dict[str, Path] = {}
         for shard in self.shards():
             try:
-                ids = pq.read_table(shard, columns=["match_id"]).column(0).to_pylist()
+                table = pq.read_table(shard, columns=["match_id", "batch"])
+                ids = table.column("match_id").to_pylist()
             except (pa.ArrowException, OSError, KeyError) as e:
                 raise StoreError(f"damaged shard {shard}: {e}. Move it out of {self.records} "
                                  "and run again to play its games again") from None
+            self._check_ours(shard, table)
             for match_id in ids:
                 if match_id in seen:
                     raise StoreError(f"game {match_id} is recorded twice, in {seen[match_id]} "
@@ -114,11 +130,25 @@ class RecordStore:
                 seen[match_id] = shard
         return set(seen)
 
+    def _check_ours(self, shard: Path, table: pa.Table) -> None:
+        """A shard of another batch (copied in by hand) would pass for this batch's games."""
+        batches = set(table.column("batch").to_pylist()) - {self._name}
+        written_by = (table.schema.metadata or {}).get(FINGERPRINT_KEY)
+        if batches:
+            raise StoreError(f"{shard} holds games of batch {sorted(batches)[0]!r}, not "
+                             f"{self._name!r}: move it out of {self.records}")
+        if written_by is not None and written_by.decode() != self._fingerprint:
+            raise StoreError(f"{shard} was written by another batch (fingerprint "
+                             f"{written_by.decode()}, this batch's is {self._fingerprint}): "
+                             f"move it out of {self.records}")
+
     def write(self, rows: list[dict]) -> Path:
         """Write the records of one task as a shard named after its first game."""
         name = "shard-" + rows[0]["match_id"].replace("/", "-") + ".parquet"
         path = self.records / name
-        _write_atomic(path, to_table(rows))
+        table = to_table(rows)
+        metadata = {**(table.schema.metadata or {}), FINGERPRINT_KEY: self._fingerprint.encode()}
+        _write_atomic(path, table.replace_schema_metadata(metadata))
         return path
 
 
