@@ -25,7 +25,7 @@ import pyspiel
 from skip_ai.games.spec import GameSpec
 from skip_ai.kernel.engine import engine
 from skip_ai.kernel.rng import make_rng
-from skip_ai.kernel.state import CHANCE, H_CUR, NUM_CARDS, TERMINAL
+from skip_ai.kernel.state import CHANCE, H_CUR, H_PLAYERS, NUM_CARDS, TERMINAL
 
 REGISTRY: dict[str, GameSpec] = {}
 """Every registered game by short name, in registration order."""
@@ -208,7 +208,7 @@ class KernelState(pyspiel.State):
                 f"legal: {legal[:20]}{' ...' if len(legal) > 20 else ''}")
 
     def returns(self) -> list[float]:
-        out = np.zeros(int(self._s[0]), np.float64)
+        out = np.zeros(int(self._s[H_PLAYERS]), np.float64)
         if self._cur == TERMINAL:
             self.spec.kernel.returns(self._s, out)
         return out.tolist()
@@ -250,7 +250,7 @@ class KernelState(pyspiel.State):
             if (vis >> player) & 1:
                 out.append((actor, spec.action_to_string(s, actor, action)))
             else:
-                seen_by = "".join(str(q) for q in range(int(s[0])) if (vis >> q) & 1)
+                seen_by = "".join(str(q) for q in range(int(s[H_PLAYERS])) if (vis >> q) & 1)
                 out.append((actor, f"?{seen_by}"))
         return out
 
@@ -269,9 +269,10 @@ class KernelState(pyspiel.State):
 
     def _check_player(self, player: int | None) -> int:
         p = self._cur if player is None else int(player)
-        if not 0 <= p < int(self._s[0]):
+        n = int(self._s[H_PLAYERS])
+        if not 0 <= p < n:
             raise ValueError(f"{self.spec.short_name}: no player {player} "
-                             f"(players are 0..{int(self._s[0]) - 1})")
+                             f"(players are 0..{n - 1})")
         return p
 
     # ----- resampling ---------------------------------------------------------------------

@@ -18,7 +18,9 @@ spec = "random"
 
 Every mistake is a :class:`ConfigError` naming the file and the field. Games are loaded and
 agents built once here, so an unknown game, parameter or agent spec stops the batch before any
-game is played.
+game is played. A config built in Python may also give an agent as a bot factory
+(:data:`agents.BotFactory`, plain data such as :class:`agents.ismcts.ISMCTSAgent`) instead of a
+spec string.
 """
 
 from __future__ import annotations
@@ -30,7 +32,8 @@ from typing import Any
 
 import pyspiel
 
-from agents import make_agent, parse_spec
+from agents import Agent as AgentSpec
+from agents import agent_name, make_agent, parse_spec
 from skip_ai.pyspiel_wrapper import load
 
 _TOP = {"name", "seed", "deals", "workers", "games_per_task", "out", "games", "agents"}
@@ -43,7 +46,7 @@ class ConfigError(ValueError):
 @dataclass(frozen=True)
 class Agent:
     name: str
-    spec: str
+    spec: AgentSpec  # a spec string, or a bot factory
 
 
 @dataclass(frozen=True)
@@ -62,7 +65,7 @@ class TournamentConfig:
         two experiments. (``workers``, ``games_per_task`` and ``out`` only say how it runs.)"""
         return {"name": self.name, "seed": self.seed, "deals": self.deals,
                 "games": list(self.games),
-                "agents": [{"name": a.name, "spec": a.spec} for a in self.agents]}
+                "agents": [{"name": a.name, "spec": agent_name(a.spec)} for a in self.agents]}
 
 
 def load_config(path: str | Path) -> TournamentConfig:
