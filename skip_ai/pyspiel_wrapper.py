@@ -316,11 +316,12 @@ class KernelState(pyspiel.State):
 
 
 def load(game_string: str) -> KernelGame:
-    """``pyspiel.load_game`` with a clear error for games that are not ours."""
+    """Our game ``game_string`` (dependent defaults filled in: :func:`load_game`), with a clear
+    error for games that are not ours."""
     name = game_string.split("(", 1)[0].strip()
     if name not in REGISTRY:
         raise ValueError(f"unknown game {name!r}; known games: {', '.join(REGISTRY)}")
-    return pyspiel.load_game(game_string)
+    return load_game(game_string)
 
 
 _pyspiel_load_game = pyspiel.load_game
@@ -332,8 +333,9 @@ def load_game(game, params=None):
     pyspiel fills a missing parameter with one fixed default before our game sees it, so a
     game cannot tell "not given" from "given as the default". For our games with such
     parameters (e.g. Domino: ``deck`` 36 and ``remove4`` true when players = 2), this fills
-    them in from what was given and loads the fully spelled-out game. ``import skip_ai``
-    installs it as ``pyspiel.load_game``; anything else passes through unchanged.
+    them in from what was given and loads the fully spelled-out game; anything else passes
+    through unchanged. ``import skip_ai`` installs it as ``pyspiel.load_game``
+    (:func:`install_load_game`), so OpenSpiel's tools load our variants as we do.
     """
     if isinstance(game, str):
         given = dict(pyspiel.game_parameters_from_string(game))
@@ -347,7 +349,10 @@ def load_game(game, params=None):
     return _pyspiel_load_game(game) if params is None else _pyspiel_load_game(game, params)
 
 
-pyspiel.load_game = load_game
+def install_load_game() -> None:
+    """Make :func:`load_game` pyspiel's ``load_game`` (what ``import skip_ai`` does, once,
+    next to registering the games)."""
+    pyspiel.load_game = load_game
 
 
 def variants(spec: GameSpec) -> list[str]:

@@ -11,17 +11,15 @@ import pytest
 
 from agents import make_agent
 from agents.heuristics import heuristic_module
-from agents.ismcts import ISMCTSAgent
 from agents.model import PolicyValueNet
 from agents.search_config import FORMAT as SEARCH_FORMAT
-from agents.search_config import SearchConfig, load_search_config
+from agents.search_config import load_search_config
 from agents.weights import FORMAT as WEIGHTS_FORMAT
 from agents.weights import load_weights
 from skip_ai.cli import main
 from skip_ai.training import load_train_config, run_training
 from skip_ai.training import loop
 from skip_ai.training.config import TrainConfigError
-from skip_ai.match import match
 from skip_ai.training.tuning import save_search, save_weights, tune_heuristic, tune_search
 
 GAME = "skip_brook(players=4)"
