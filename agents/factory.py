@@ -1,8 +1,12 @@
-"""``make_agent(spec, game, seed)``: every kind of player from one spec string.
+"""``make_agent(agent, game, seed)``: every kind of player from one spec string.
 
 A spec is a name with optional keyword arguments: ``"random"``, ``"ismcts(iterations=1000)"``,
 ``"ismcts(seconds=1.5,rollout=heuristic)"``. Values are ints, floats, ``true``/``false`` or bare
 words. Unknown names and arguments are clear errors.
+
+Where a caller holds a player's settings as a value rather than a spec (the tuner's candidate
+searches), it passes a *bot factory* instead: ``factory(game, seed) -> pyspiel.Bot``, e.g.
+:class:`agents.ismcts.ISMCTSAgent`. Matches and tournaments take either.
 """
 
 from __future__ import annotations
@@ -16,6 +20,10 @@ _SPEC = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\((.*)\))?\s*$", re.S)
 _ARG = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*([^=]+?)\s*$")
 
 AgentMaker = Callable[..., pyspiel.Bot]
+BotFactory = Callable[[pyspiel.Game, int], pyspiel.Bot]
+"""A player as a value: ``factory(game, seed)`` builds its bot (plain data, to pickle)."""
+Agent = str | BotFactory
+"""A player: a spec string or a bot factory."""
 AGENTS: dict[str, AgentMaker] = {}
 """Agent kinds by name: ``maker(game, seed, **kwargs) -> pyspiel.Bot``."""
 
@@ -59,8 +67,12 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     return name, kwargs
 
 
-def make_agent(spec: str, game: pyspiel.Game, seed: int = 0) -> pyspiel.Bot:
-    """A ``pyspiel.Bot`` for ``game`` built from ``spec``; it acts for whoever is to move."""
+def make_agent(agent: Agent, game: pyspiel.Game, seed: int = 0) -> pyspiel.Bot:
+    """A ``pyspiel.Bot`` for ``game`` built from a spec or a bot factory; it acts for whoever
+    is to move."""
+    if not isinstance(agent, str):
+        return agent(game, seed)
+    spec = agent
     _load_kinds()
     name, kwargs = parse_spec(spec)
     if name not in AGENTS:
@@ -70,6 +82,11 @@ def make_agent(spec: str, game: pyspiel.Game, seed: int = 0) -> pyspiel.Bot:
         return AGENTS[name](game, seed, **kwargs)
     except TypeError as e:  # an unexpected keyword argument
         raise ValueError(f"bad arguments in agent spec {spec!r}: {e}") from None
+
+
+def agent_name(agent: Agent) -> str:
+    """How a player is named in results: its spec, or its factory's ``str``."""
+    return agent if isinstance(agent, str) else str(agent)
 
 
 def _load_kinds() -> None:

@@ -1,7 +1,7 @@
 """The heuristic agent: the game's rule-of-thumb kernel policy as a ``pyspiel.Bot``.
 
 It calls the same ``act`` function (``agents.heuristics.<game>``) that batches and ISMCTS
-rollouts call, on the state's kernel array, with the kernel generator.
+rollouts call, on a copy of the state's kernel array, with the kernel generator.
 """
 
 from __future__ import annotations
@@ -10,6 +10,8 @@ import numpy as np
 import pyspiel
 
 from agents.factory import agent_kind
+from agents.heuristics import heuristic_module, heuristic_weights
+from agents.weights import load_weights
 from skip_ai.kernel.rng import make_rng
 from skip_ai.pyspiel_wrapper import KernelGame
 
@@ -19,9 +21,7 @@ class HeuristicBot(pyspiel.Bot):
 
     def __init__(self, game: KernelGame, seed: int = 0, weights: np.ndarray | None = None):
         pyspiel.Bot.__init__(self)
-        from skip_ai.sim import heuristic_weights
-
-        self._act = game.ops.heuristic.act
+        self._act = heuristic_module(game.spec.kernel).act
         self._w = heuristic_weights(game, weights)
         self._rng = make_rng(seed)
 
@@ -31,7 +31,7 @@ class HeuristicBot(pyspiel.Bot):
     def step(self, state: pyspiel.State) -> int:
         if state.is_terminal() or state.is_chance_node():
             return pyspiel.INVALID_ACTION
-        return int(self._act(state._s, self._rng, self._w))
+        return int(self._act(state.kernel_state(), self._rng, self._w))
 
 
 @agent_kind("heuristic")
@@ -39,8 +39,4 @@ def make_heuristic(game: pyspiel.Game, seed: int = 0, weights: str | None = None
     """``heuristic`` or ``heuristic(weights=PATH.json)`` (tuned by ``skip-ai tune``)."""
     if not isinstance(game, KernelGame):
         raise ValueError(f"the heuristic agent plays skip_ai games only (got {game})")
-    if weights is not None:
-        from skip_ai.training.tuning import load_weights
-
-        return HeuristicBot(game, seed, load_weights(weights, game))
-    return HeuristicBot(game, seed)
+    return HeuristicBot(game, seed, None if weights is None else load_weights(weights, game))

@@ -1,21 +1,17 @@
 """The ISMCTS agent: ``"ismcts(iterations=N)"`` or ``"ismcts(seconds=S)"``.
 
-Options: ``uct_c`` (exploration, rewards in [0, 1]; default 0.7), ``rollout=heuristic|random``
-(default heuristic: it measured clearly stronger than random rollouts at equal iterations; with a
-model also ``model``), ``rollout_eps`` (each rollout move uniformly random with this
-probability; default 0), ``model=PATH`` (a policy/value model, :mod:`agents.model`, trained by
-``skip-ai train``: its policy is the prior of the search), ``prior_c`` (weight of that prior in
-selection; default 1.0), ``weights=PATH.json`` (heuristic weights tuned by ``skip-ai tune``, for
-the heuristic rollouts), ``tuned=PATH.json`` (``uct_c``, ``rollout_eps``, the heuristic
-prior's ``prior_c`` and the heuristic's weights tuned together by ``skip-ai tune --search``),
-``heuristic_prior=true`` (without a model: the heuristic's move, with ``weights``, is expanded
-first and has prior 1 in selection, weighted by ``prior_c``),
-``value_after=N`` (with a model: a rollout stops at the first decision after N of its moves,
-0 at the new leaf itself, and the model's value of that position is backed up instead of the
-game's result: cheaper iterations, AlphaZero-style; for two-sided games),
-``final=visits|value`` (the most visited root action, or the best mean), ``seed``. The search
-itself runs in Numba (:mod:`agents.ismcts_kernel`); this module drives it and keeps the
-statistics of the last search in :attr:`ISMCTSBot.last_search`.
+Options (every one a field of :class:`agents.search_config.SearchConfig`, which says what each
+does and checks them): ``uct_c`` (default 0.7), ``rollout=heuristic|random|model``,
+``rollout_eps``, ``heuristic_prior=true``, ``prior_c``, ``model=PATH`` (a policy/value model,
+:mod:`agents.model`, trained by ``skip-ai train``), ``value_after=N``, ``final=visits|value``;
+and two files: ``weights=PATH.json`` (heuristic weights tuned by ``skip-ai tune``, for the
+heuristic rollouts and prior) and ``tuned=PATH.json`` (``uct_c``, ``rollout_eps``, the heuristic
+prior's ``prior_c`` and the heuristic's weights, tuned together by ``skip-ai tune --search`` or
+``--balance``). The search itself runs in Numba (:mod:`agents.ismcts_kernel`); this module
+drives it and keeps the statistics of the last search in :attr:`ISMCTSBot.last_search`.
+
+:class:`ISMCTSAgent` is the same player as a bot factory, for callers that hold a
+:class:`SearchConfig` rather than a spec (the tuner hands candidates to matches this way).
 
 Each search draws from a generator seeded by the bot's seed and the number of actions played so
 far, so a decision depends only on the seed, the budget and what the player knows.
@@ -23,6 +19,7 @@ far, so a decision depends only on the seed, the budget and what the player know
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from dataclasses import dataclass
 
@@ -30,17 +27,21 @@ import numpy as np
 import pyspiel
 
 from agents.factory import agent_kind
+from agents.heuristics import heuristic_module, heuristic_weights
 from agents.ismcts_kernel import (
     M_ITERATIONS,
     M_NODES,
     META_SIZE,
     STAT_COLS,
     TREE_COLS,
+    Settings,
     root_children,
     search_kernel,
 )
 from agents.model import PolicyValueNet
 from agents.policies import MODEL, POLICY_CODES
+from agents.search_config import TUNED, SearchConfig, load_search_config
+from agents.weights import load_weights
 from skip_ai.kernel.rng import derive
 from skip_ai.kernel.state import H_MOVES
 from skip_ai.pyspiel_wrapper import KernelGame
@@ -68,76 +69,29 @@ class SearchStats:
 
 
 class ISMCTSBot(pyspiel.Bot):
-    """Single-observer ISMCTS for whichever player is to move."""
+    """Single-observer ISMCTS for whichever player is to move, with the settings ``config``."""
 
-    def __init__(self, game: KernelGame, seed: int = 0, iterations: int | None = None,
-                 seconds: float | None = None, uct_c: float = 0.7, rollout: str = "heuristic",
-                 final: str = "visits", weights: np.ndarray | str | None = None,
-                 model: str | PolicyValueNet | None = None, prior_c: float = 1.0,
-                 rollout_eps: float = 0.0, tuned: str | None = None,
-                 value_after: int | None = None, heuristic_prior: bool = False):
+    def __init__(self, game: KernelGame, config: SearchConfig, seed: int = 0):
         pyspiel.Bot.__init__(self)
-        from skip_ai.sim import heuristic_weights
-
-        if tuned is not None:  # a search tuned by ``skip-ai tune --search``
-            from skip_ai.training.tuning import load_search
-
-            if (uct_c != 0.7 or rollout_eps != 0.0 or weights is not None or prior_c != 1.0
-                    or heuristic_prior):
-                raise ValueError("ismcts: tuned=FILE sets uct_c, rollout_eps, prior_c, "
-                                 "heuristic_prior and weights; give either tuned or those")
-            found = load_search(tuned, game)
-            uct_c, rollout_eps, weights = found.uct_c, found.rollout_eps, found.weights
-            prior_c, heuristic_prior = found.prior_c, found.prior_c > 0
-
-        if (iterations is None) == (seconds is None):
+        if not isinstance(game, KernelGame):
+            raise ValueError(f"the ismcts agent plays skip_ai games only (got {game})")
+        if config.iterations is None and config.seconds is None:
             raise ValueError("ismcts needs exactly one budget: iterations=N or seconds=S")
-        if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
-            raise ValueError(f"ismcts: iterations must be a positive integer (got {iterations})")
-        if seconds is not None and not seconds > 0:
-            raise ValueError(f"ismcts: seconds must be positive (got {seconds})")
-        if rollout not in ("random", "heuristic", "model"):
-            raise ValueError(f"ismcts: rollout must be random, heuristic or model "
-                             f"(got {rollout!r})")
-        if rollout == "model" and model is None:
-            raise ValueError("ismcts: rollout=model needs a model=PATH")
-        if not prior_c >= 0:
-            raise ValueError(f"ismcts: prior_c must be ≥ 0 (got {prior_c})")
-        if final not in ("visits", "value"):
-            raise ValueError(f"ismcts: final must be visits or value (got {final!r})")
-        if not uct_c >= 0:
-            raise ValueError(f"ismcts: uct_c must be ≥ 0 (got {uct_c})")
-        if not 0 <= rollout_eps <= 1:
-            raise ValueError(f"ismcts: rollout_eps must be in [0, 1] (got {rollout_eps})")
         self.game = game
+        self.config = config
         self.seed = int(seed)
-        self.iterations, self.seconds = iterations, seconds
-        self.uct_c, self.final = float(uct_c), final
-        self.rollout_eps = float(rollout_eps)
-        self.rollout = MODEL if rollout == "model" else POLICY_CODES[rollout]
-        if model is not None and not isinstance(model, PolicyValueNet):
-            model = PolicyValueNet.load(model)
-        if model is not None:
-            model.check_game(str(game))
-        self.model = model
-        self.dims = model.dims if model else np.zeros(0, np.int64)
-        self.params = model.params if model else np.zeros(0, np.float64)
-        if heuristic_prior not in (True, False):
-            raise ValueError(f"ismcts: heuristic_prior must be true or false "
-                             f"(got {heuristic_prior!r})")
-        if heuristic_prior and model is not None:
-            raise ValueError("ismcts: heuristic_prior and model=PATH are two priors; give one")
-        self.heuristic_prior = heuristic_prior
-        self.prior_c = float(prior_c) if model or heuristic_prior else 0.0
-        self.value_after, self.side = _leaf_values(game, model, value_after)
-        if isinstance(weights, str):
-            from skip_ai.training.tuning import load_weights
-
-            weights = load_weights(weights, game)
-        self.weights = heuristic_weights(game, weights)
-        self.lo = game.min_utility()
-        self.span = game.max_utility() - game.min_utility()
-        self.kernel = search_kernel(game.spec.kernel)
+        model = PolicyValueNet.load(config.model, str(game)) if config.model else None
+        value_after, side = _leaf_values(game, model, config.value_after)
+        self.settings = Settings(
+            uct_c=config.uct_c,
+            rollout=MODEL if config.rollout == "model" else POLICY_CODES[config.rollout],
+            eps=config.rollout_eps, weights=heuristic_weights(game, config.weights),
+            lo=game.min_utility(), span=game.max_utility() - game.min_utility(),
+            dims=model.dims if model else np.zeros(0, np.int64),
+            params=model.params if model else np.zeros(0, np.float64),
+            prior_c=config.effective_prior_c, value_after=value_after, side=side,
+            heuristic_prior=config.heuristic_prior)
+        self.kernel = search_kernel(game.spec.kernel, heuristic_module(game.spec.kernel))
         self.last_search: SearchStats | None = None
 
     def restart_at(self, state: pyspiel.State) -> None:
@@ -158,7 +112,7 @@ class ISMCTSBot(pyspiel.Bot):
         stats = self.search(state)
         total = stats.visits.sum()
         policy = [(int(a), float(v) / total) for a, v in zip(stats.actions, stats.visits)]
-        if self.final == "visits":
+        if self.config.final == "visits":
             best = np.lexsort((-stats.values, -stats.visits))[0]
         else:
             best = np.lexsort((-stats.visits, -stats.values))[0]
@@ -170,34 +124,32 @@ class ISMCTSBot(pyspiel.Bot):
     def search(self, state: pyspiel.State) -> SearchStats:
         """Search from ``state`` for the player to move; the statistics are also kept in
         :attr:`last_search`."""
-        root = state._s.copy()
+        root = state.kernel_state()
         rng = np.array([derive(np.uint64(self.seed), int(root[H_MOVES]))], np.uint64)
         tree = np.empty((INITIAL_NODES, TREE_COLS), np.int64)
         stats = np.empty((INITIAL_NODES, STAT_COLS), np.float64)
         meta = np.zeros(META_SIZE, np.int64)
         run = self.kernel.run
+        budget = self.config
         start = time.perf_counter()
         chunk = TIME_CHUNK
         rate = 0.0  # iterations per second of the last chunk
         while True:
-            if self.iterations is not None:
-                want = self.iterations - int(meta[M_ITERATIONS])
+            if budget.iterations is not None:
+                want = budget.iterations - int(meta[M_ITERATIONS])
                 if want <= 0:
                     break
             else:
-                left = self.seconds - (time.perf_counter() - start)
+                left = budget.seconds - (time.perf_counter() - start)
                 if left <= 0:
                     break
                 want = chunk
                 if rate > 0:  # a chunk that would run past the budget is cut to fit it
                     want = max(1, min(chunk, int(rate * left)))
             t0 = time.perf_counter()
-            done = run(root, rng, want, tree, stats, meta, self.uct_c, self.rollout,
-                       self.rollout_eps, self.weights, self.lo, self.span, self.dims,
-                       self.params, self.prior_c, self.value_after, self.side,
-                       self.heuristic_prior)
+            done = run(root, rng, want, tree, stats, meta, self.settings)
             spent = time.perf_counter() - t0
-            if self.seconds is not None:
+            if budget.seconds is not None:
                 rate = done / spent if spent > 0 else 0.0
                 if spent < 0.01:
                     chunk *= 2
@@ -223,10 +175,6 @@ def _leaf_values(game: KernelGame, model: PolicyValueNet | None,
     n = game.num_players()
     if value_after is None:
         return -1, np.zeros(n, np.int64)
-    if model is None:
-        raise ValueError("ismcts: value_after needs a model=PATH (its value head)")
-    if not isinstance(value_after, int) or value_after < 0:
-        raise ValueError(f"ismcts: value_after must be an integer ≥ 0 (got {value_after})")
     if game.spec.team_game:
         side = np.asarray(game.spec.teams(n), np.int64)
     elif n == 2:
@@ -240,8 +188,32 @@ def _leaf_values(game: KernelGame, model: PolicyValueNet | None,
     return value_after, side
 
 
+@dataclass(frozen=True)
+class ISMCTSAgent:
+    """ISMCTS with ``config`` as a bot factory: ``ISMCTSAgent(config)(game, seed)`` is the
+    bot ``ismcts(...)`` with these settings would be (plain data: it pickles to workers)."""
+    config: SearchConfig
+
+    def __call__(self, game: pyspiel.Game, seed: int = 0) -> ISMCTSBot:
+        return ISMCTSBot(game, self.config, seed)
+
+    def __str__(self) -> str:
+        return str(self.config)
+
+
 @agent_kind("ismcts")
-def make_ismcts(game: pyspiel.Game, seed: int = 0, **kwargs) -> ISMCTSBot:
+def make_ismcts(game: pyspiel.Game, seed: int = 0, tuned: str | None = None,
+                weights: str | None = None, **options) -> ISMCTSBot:
+    """``ismcts(...)``: ``options`` are :class:`SearchConfig` fields; ``weights`` and
+    ``tuned`` name files (see the module docstring)."""
     if not isinstance(game, KernelGame):
         raise ValueError(f"the ismcts agent plays skip_ai games only (got {game})")
-    return ISMCTSBot(game, seed, **kwargs)
+    config = SearchConfig()
+    if tuned is not None:
+        if set(options) & set(TUNED) or weights is not None:
+            raise ValueError("ismcts: tuned=FILE sets uct_c, rollout_eps, prior_c, "
+                             "heuristic_prior and weights; give either tuned or those")
+        config = load_search_config(tuned, game)
+    if weights is not None:
+        options["weights"] = tuple(load_weights(weights, game))
+    return ISMCTSBot(game, dataclasses.replace(config, **options), seed)

@@ -32,22 +32,25 @@ One search grows a tree over what the *observer* (the seat to move at the root) 
 
 The tree lives in preallocated arrays (``TREE_COLS`` int64 columns, ``STAT_COLS`` float64
 columns) owned by the caller, so a search can run in chunks (a time budget checks the clock
-between chunks) and grow its arrays between them. Everything random comes from the kernel generator
-passed in: the same seed and iteration budget give the same search.
+between chunks) and grow its arrays between them. Everything random comes from the kernel
+generator passed in: the same seed and iteration budget give the same search.
+
+The search is built per game kernel module ``K`` and heuristic module ``H`` (the rollout policy
+and the heuristic prior), both handed in as modules (:mod:`skip_ai.kernel.family`).
 """
 
-from functools import cache
 from types import SimpleNamespace
+from typing import NamedTuple
 
 import numpy as np
+from numba import njit
 
-from agents.heuristics import heuristic_module
 from agents.model import net_logits
 from agents.policies import HEURISTIC, MODEL
-from numba import njit
+from skip_ai.kernel.family import kernel_family
 from skip_ai.kernel.resample import PLAN_SIZE
 from skip_ai.kernel.rng import below, uniform
-from skip_ai.kernel.state import CHANCE, H_CUR, MAX_CARDS, TERMINAL, copy_into
+from skip_ai.kernel.state import CHANCE, H_CUR, H_PLAYERS, MAX_CARDS, TERMINAL, copy_into
 
 # tree columns
 FIRST = 0    # first child (children sorted by key), -1 if none
@@ -74,31 +77,44 @@ NODE_MARGIN = 512
 """A chunk stops when fewer free nodes remain, so the caller can grow the arrays."""
 
 
-@cache
-def search_kernel(K) -> SimpleNamespace:
-    """The ISMCTS kernel for game kernel module ``K`` (built once per process)."""
-    return _build(K)
+class Settings(NamedTuple):
+    """A search's fixed inputs, as the kernel reads them (built from a
+    :class:`agents.search_config.SearchConfig` and the game by the bot)."""
+    uct_c: float
+    rollout: int              # HEURISTIC, RANDOM or MODEL
+    eps: float                # the share of uniformly random rollout moves
+    weights: np.ndarray       # the heuristic's, for the rollouts and the prior
+    lo: float                 # the game's minimum utility
+    span: float               # its utility range: returns map to [0, 1]
+    dims: np.ndarray          # the model's layer sizes (:mod:`agents.model`); empty: none
+    params: np.ndarray        # the model's parameters
+    prior_c: float            # the weight of the prior in selection; 0: none
+    value_after: int          # ≥ 0: rollouts stop there and back up the model's value; -1
+    side: np.ndarray          # each seat's side (for the model's value)
+    heuristic_prior: bool     # without a model: the heuristic's move is expanded first
 
 
-def _build(K) -> SimpleNamespace:
-    H = heuristic_module(K)
+@kernel_family
+def search_kernel(K, H) -> SimpleNamespace:
+    """The ISMCTS kernel for game kernel module ``K``, with heuristic module ``H``."""
 
     @njit(cache=True)
-    def run(root, rng, iterations, tree, stats, meta, uct_c, rollout, eps, w, lo, span,
-            dims, params, prior_c, value_after, side, heuristic_prior):
+    def run(root, rng, iterations, tree, stats, meta, settings):
         """Run up to ``iterations`` more iterations from ``root`` (the observer is the seat
         to move); returns how many ran (fewer only when the tree arrays are nearly full).
-        ``dims``/``params``: the model (:mod:`agents.model`; ``dims`` empty for none).
-        ``value_after`` ≥ 0: the rollout stops at the first decision after that many of its
-        moves and the model's value is backed up instead (``side``: each seat's side of a
-        two-sided zero-sum game); -1: rollouts play to the end. ``heuristic_prior`` (without
-        a model): the heuristic's move (weights ``w``) is expanded first and has prior 1."""
+        ``settings``: :class:`Settings`. With ``value_after`` ≥ 0 the rollout stops at the
+        first decision after that many of its moves and the model's value is backed up instead
+        (``side``: each seat's side of a two-sided zero-sum game); -1: rollouts play to the
+        end. ``heuristic_prior`` (without a model): the heuristic's move (weights ``w``) is
+        expanded first and has prior 1."""
+        (uct_c, rollout, eps, w, lo, span, dims, params, prior_c, value_after, side,
+         heuristic_prior) = settings
         obs = root[H_CUR]
         legal = np.empty(MAX_ACTIONS, np.int64)
         path = np.empty(MAX_DEPTH, np.int64)
         untried = np.empty(MAX_ACTIONS, np.int64)
         sigma = np.empty(MAX_CARDS, np.int64)
-        ret = np.empty(root[0], np.float64)
+        ret = np.empty(root[H_PLAYERS], np.float64)
         use_model = dims.shape[0] > 0
         x = np.zeros(dims[0] if use_model else 0, np.float64)
         logits = np.empty(MAX_ACTIONS if use_model else 0, np.float64)
@@ -203,8 +219,8 @@ def _build(K) -> SimpleNamespace:
     return SimpleNamespace(run=run)
 
 
-# The helpers below are module functions, not closures inside ``_build``: Numba does not cache
-# a closure that calls another closure on disk, and ``run`` would compile in every process.
+# The helpers below are module functions, not closures inside ``search_kernel``: Numba does not
+# cache a closure that calls another closure on disk, and ``run`` would compile in every process.
 
 @njit(cache=True)
 def _model_probs(dims, params, x, legal, n, out, scratch):

@@ -130,15 +130,6 @@ def cards_from_str(text: str) -> list[int]:
     return [from_str(t) for t in text.split()]
 
 
-def pretty(card: int) -> str:
-    """Human-friendly form with a suit symbol (``10♥``, ``Q♠``, ``BJ``), for boards."""
-    _check(card)
-    if card >= BLACK_JOKER:
-        return to_str(card)
-    r = card % 13 + 2
-    return ("10" if r == 10 else RANK_CHARS[r - 2]) + SUIT_SYMBOLS[card // 13]
-
-
 def _check(card: int) -> None:
     if not 0 <= card <= PELICANS[-1]:
         raise ValueError(f"card id must be 0..{PELICANS[-1]} (got {card})")

@@ -7,8 +7,13 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+import numpy as np
 import pyspiel
+
+if TYPE_CHECKING:
+    from skip_ai.play import Decision
 
 
 def _games(args: argparse.Namespace) -> int:
@@ -38,43 +43,59 @@ def _rules(args: argparse.Namespace) -> int:
 
 def _play(args: argparse.Namespace) -> int:
     from agents import make_agent
-    from skip_ai.kernel.rng import below, make_rng
+    from skip_ai.kernel.rng import make_rng
+    from skip_ai.play import play
     from skip_ai.pyspiel_wrapper import load
 
     game = load(args.game)
-    rng = make_rng(args.seed)
     specs = _seat_specs(args.seat, args.others, game.num_players())
     bots = [make_agent(spec, game, seed=args.seed + 1 + p) for p, spec in enumerate(specs)]
-    humans = {p for p, spec in enumerate(specs) if spec.strip() == "human"}
-    state = game.new_initial_state()
-    names = _score_names(game)
+    # a person at the table must not see the others' hands
+    printer = _Transcript(_score_names(game), show_deal="human" not in map(str.strip, specs))
     print(f"{game}  (seed {args.seed})")
-    dealt = False
-    move = 0
-    while not state.is_terminal():
-        if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            action = outcomes[below(rng, len(outcomes))][0]
-            if dealt:
-                print(f"      chance: {state.action_to_string(pyspiel.PlayerId.CHANCE, action)}")
-            state.apply_action(action)
-            continue
-        if not dealt:
-            if not humans:  # a person at the table must not see the others' hands
-                print("\nAfter the deal:\n" + str(state) + "\n")
-            dealt = True
-        player = state.current_player()
-        action = bots[player].step(state)
-        move += 1
-        print(f"{move:4d}. seat {player}: {state.action_to_string(player, action)}")
-        before = state.scores()
-        state.apply_action(action)
-        if state.scores() != before:
-            now = ", ".join(f"{n} {v:g}" for n, v in zip(names, state.scores()))
-            print(f"      scores: {now}")
+    state = play(game.new_initial_state(), bots, make_rng(args.seed), on_turn=printer.turn,
+                 on_decision=printer.decision, on_chance=printer.chance)
+    printer.scores(state)
     print("\nFinal position:\n" + str(state))
     print(f"returns {state.returns()}  scores {state.scores()}")
     return 0
+
+
+class _Transcript:
+    """``skip-ai play``'s printout: the position after the deal, every move, every later chance
+    event, and the scores whenever a move changed them."""
+
+    def __init__(self, names: list[str], show_deal: bool):
+        self.names = names
+        self.show_deal = show_deal
+        self.dealt = False
+        self.moves = 0
+        self.before: list[float] | None = None  # the scores before the last move
+
+    def chance(self, state: pyspiel.State, outcome: int) -> None:
+        self.scores(state)
+        if self.dealt:
+            print(f"      chance: {state.action_to_string(pyspiel.PlayerId.CHANCE, outcome)}")
+
+    def turn(self, state: pyspiel.State, player: int) -> None:
+        self.scores(state)
+        if not self.dealt:
+            if self.show_deal:
+                print("\nAfter the deal:\n" + str(state) + "\n")
+            self.dealt = True
+
+    def decision(self, d: Decision) -> None:
+        self.moves += 1
+        print(f"{self.moves:4d}. seat {d.player}: {d.state.action_to_string(d.player, d.action)}")
+        self.before = d.state.scores()
+
+    def scores(self, state: pyspiel.State) -> None:
+        """The change of the scores by the last move, seen at the next event (before anyone
+        thinks again) or at the end."""
+        if self.before is not None and state.scores() != self.before:
+            now = ", ".join(f"{n} {v:g}" for n, v in zip(self.names, state.scores()))
+            print(f"      scores: {now}")
+        self.before = None
 
 
 def _seat_specs(seats: list[str], others: str, n: int) -> list[str]:
@@ -168,18 +189,18 @@ def _train(args: argparse.Namespace) -> int:
 
 
 def _positions(args: argparse.Namespace) -> int:
-    from skip_ai.training import balance
+    from skip_ai.training import rollout_balancing
 
-    pos = balance.expert_positions(args.game, args.expert, args.games, args.per_game,
-                                   seed=args.seed)
-    balance.save_positions(pos, args.out)
+    pos = rollout_balancing.expert_positions(args.game, args.expert, args.games, args.per_game,
+                                             seed=args.seed)
+    rollout_balancing.save_positions(pos, args.out)
     print(f"{pos.game}: {len(pos.targets)} positions from {args.games} games of {pos.expert} "
           f"saved to {args.out} (use skip-ai tune GAME --balance {args.out})")
     return 0
 
 
 def _tune(args: argparse.Namespace) -> int:
-    from skip_ai.training import balance, tuning
+    from skip_ai.training import rollout_balancing, tuning
 
     if args.search and args.balance:
         raise ValueError("--search and --balance are two tunings: give one")
@@ -187,13 +208,14 @@ def _tune(args: argparse.Namespace) -> int:
         from skip_ai.pyspiel_wrapper import load
 
         game = load(args.game)
-        r = balance.balance(game, balance.load_positions(args.balance, game),
-                            rounds=args.rounds or 5, population=args.population or 16,
-                            elite=args.elite or 4, rollouts=args.rollouts, seed=args.seed)
-        balance.save_balanced(r, args.out)
-        s = r.params
+        positions = rollout_balancing.load_positions(args.balance, game)
+        r = rollout_balancing.balance(game, positions, rounds=args.rounds or 5,
+                                      population=args.population or 16, elite=args.elite or 4,
+                                      rollouts=args.rollouts, seed=args.seed)
+        rollout_balancing.save_balanced(r, args.out)
+        s = r.config
         print(f"{r.game}: rollout_eps {s.rollout_eps:.3f}, weights "
-              f"{dict(zip(r.names, s.weights.round(3).tolist()))}\n"
+              f"{dict(zip(r.names, np.round(s.weights, 3).tolist()))}\n"
               f"held-out squared bias of the rollouts: {r.default_error:.4f} (default) -> "
               f"{r.error:.4f}; saved to {args.out} (use ismcts(seconds=S,tuned={args.out}))")
         return 0
@@ -205,9 +227,10 @@ def _tune(args: argparse.Namespace) -> int:
                                tune=tuple(args.tune.split(",")) if args.tune else
                                tuning.SEARCH_PARAMS)
         tuning.save_search(r, args.out)
-        s = r.params
+        s = r.config
         print(f"{r.game}: uct_c {s.uct_c:.3f}, rollout_eps {s.rollout_eps:.3f}, prior_c "
-              f"{s.prior_c:.3f}, weights {dict(zip(r.names, s.weights.round(3).tolist()))}\n"
+              f"{s.effective_prior_c:.3f}, weights "
+              f"{dict(zip(r.names, np.round(s.weights, 3).tolist()))}\n"
               f"vs the untuned search ({r.budget}) on fresh deals: {r.score[0]:.3f} "
               f"[{r.score[1]:.3f}, {r.score[2]:.3f}]; saved to {args.out} (use "
               f"ismcts({r.budget},tuned={args.out}))")

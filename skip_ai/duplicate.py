@@ -15,7 +15,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from agents.heuristics import heuristic_weights
 from skip_ai.pyspiel_wrapper import KernelGame, load
+from skip_ai.sim import simulate
 from skip_ai.stats import mean_interval
 
 
@@ -44,10 +46,6 @@ def kernel_match(game: str | KernelGame, policy_a: str, policy_b: str, n_deals: 
     """A duplicate match between two kernel policies (``random``, ``heuristic``), played
     inside Numba: one row per game with ``deal``, ``seating``, the returns and ``score_a``.
     ``weights_a``/``weights_b``: each side's heuristic weights (default: the game's)."""
-    from skip_ai.sim import heuristic_weights
-
-    from skip_ai.sim import simulate
-
     g = load(game) if isinstance(game, str) else game
     frames = []
     for k, a_seats in enumerate(seatings(g)):

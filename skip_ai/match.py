@@ -3,22 +3,22 @@
 Each deal is played in every seating of :func:`skip_ai.duplicate.seatings` (teams swapped; every
 other seat rotated in games played each for themselves). Chance draws come from the deal's own
 generator, separate from the players', so every game of a deal starts from the same cards. Each
-player of each game is built fresh from its spec with a seed derived from the deal, so a game's
-record depends only on (seed, deal, seating).
+player of each game is built fresh from its spec (or bot factory) with a seed derived from the
+deal, so a game's record depends only on (seed, deal, seating).
 """
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
-from agents import make_agent
+from agents import Agent, agent_name, make_agent
 from skip_ai.duplicate import score_a, seatings
-from skip_ai.kernel.rng import base_seed, below, derive, make_rng
+from skip_ai.kernel.rng import base_seed, derive, make_rng
+from skip_ai.play import Decision, play
 from skip_ai.pyspiel_wrapper import KernelGame, load
 from skip_ai.stats import mean_interval
 
@@ -46,41 +46,38 @@ class MatchResult:
 
 
 def play_seating(game: KernelGame, deal_seed: int, a_seats: np.ndarray,
-                 spec_a: str, spec_b: str) -> dict:
-    """Play one game of a deal: A's spec at ``a_seats``, B's elsewhere. Returns the final
-    state, the returns, the length and each side's thinking time and moves."""
+                 agent_a: Agent, agent_b: Agent) -> dict:
+    """Play one game of a deal: agent A (a spec or a bot factory) at ``a_seats``, B
+    elsewhere. Returns the final state, the returns, the length and each side's thinking time
+    and moves."""
     k = 2 * int(np.flatnonzero(a_seats)[0])  # bots' seeds differ by seating
-    bot_a = make_agent(spec_a, game, seed=int(derive(np.uint64(deal_seed), k + 1)))
-    bot_b = make_agent(spec_b, game, seed=int(derive(np.uint64(deal_seed), k + 2)))
-    rng = make_rng(deal_seed)
-    state = game.new_initial_state()
+    bot_a = make_agent(agent_a, game, seed=int(derive(np.uint64(deal_seed), k + 1)))
+    bot_b = make_agent(agent_b, game, seed=int(derive(np.uint64(deal_seed), k + 2)))
     spent = [0.0, 0.0]
     moves = [0, 0]
-    while not state.is_terminal():
-        if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            state.apply_action(outcomes[below(rng, len(outcomes))][0])
-            continue
-        side = 0 if a_seats[state.current_player()] else 1
-        t0 = time.perf_counter()
-        action = (bot_a if side == 0 else bot_b).step(state)
-        spent[side] += time.perf_counter() - t0
+
+    def count(d: Decision) -> None:
+        side = 0 if a_seats[d.player] else 1
+        spent[side] += d.seconds
         moves[side] += 1
-        state.apply_action(action)
+
+    state = play(game.new_initial_state(), [bot_a if a else bot_b for a in a_seats],
+                 make_rng(deal_seed), on_decision=count)
     return {"state": state, "returns": np.array(state.returns()),
             "num_actions": len(state.history()),
             "seconds_a": spent[0], "seconds_b": spent[1], "moves_a": moves[0],
             "moves_b": moves[1]}
 
 
-def match(game: str | KernelGame, spec_a: str, spec_b: str, n_deals: int, seed: int = 0,
+def match(game: str | KernelGame, agent_a: Agent, agent_b: Agent, n_deals: int, seed: int = 0,
           progress: bool = False) -> MatchResult:
-    """Play ``n_deals`` duplicate deals of ``game`` between agent specs A and B."""
+    """Play ``n_deals`` duplicate deals of ``game`` between agents A and B (each a spec or a
+    bot factory)."""
     g = load(game) if isinstance(game, str) else game
     if n_deals < 1:
         raise ValueError(f"a match needs at least one deal (got {n_deals})")
-    for spec in (spec_a, spec_b):
-        make_agent(spec, g)  # a bad spec fails before any game is played
+    for agent in (agent_a, agent_b):
+        make_agent(agent, g)  # a bad spec fails before any game is played
     base = np.uint64(base_seed(seed))
     rows = []
     layouts = seatings(g)
@@ -88,7 +85,7 @@ def match(game: str | KernelGame, spec_a: str, spec_b: str, n_deals: int, seed: 
     for deal in range(n_deals):
         deal_seed = int(derive(base, deal))
         for k, a_seats in enumerate(layouts):
-            r = play_seating(g, deal_seed, a_seats, spec_a, spec_b)
+            r = play_seating(g, deal_seed, a_seats, agent_a, agent_b)
             rows.append({"deal": deal, "seating": k, "seed": deal_seed,
                          "score_a": float(score_a(r["returns"][None, :], a_seats, g)[0]),
                          **{f"return_{p}": float(x) for p, x in enumerate(r["returns"])},
@@ -98,4 +95,5 @@ def match(game: str | KernelGame, spec_a: str, spec_b: str, n_deals: int, seed: 
     bar.close()
     df = pd.DataFrame(rows)
     mean, lo, hi = mean_interval(df.groupby("deal").score_a.mean().to_numpy(), bounds=(0, 1))
-    return MatchResult(str(g), spec_a, spec_b, n_deals, mean, lo, hi, df)
+    return MatchResult(str(g), agent_name(agent_a), agent_name(agent_b), n_deals, mean, lo, hi,
+                       df)

@@ -25,7 +25,7 @@ import pyspiel
 from skip_ai.games.spec import GameSpec
 from skip_ai.kernel.engine import engine
 from skip_ai.kernel.rng import make_rng
-from skip_ai.kernel.state import CHANCE, H_CUR, MAX_CARDS, TERMINAL
+from skip_ai.kernel.state import CHANCE, H_CUR, H_PLAYERS, MAX_CARDS, TERMINAL
 
 REGISTRY: dict[str, GameSpec] = {}
 """Every registered game by short name, in registration order."""
@@ -208,7 +208,7 @@ class KernelState(pyspiel.State):
                 f"legal: {legal[:20]}{' ...' if len(legal) > 20 else ''}")
 
     def returns(self) -> list[float]:
-        out = np.zeros(int(self._s[0]), np.float64)
+        out = np.zeros(int(self._s[H_PLAYERS]), np.float64)
         if self._cur == TERMINAL:
             self.spec.kernel.returns(self._s, out)
         return out.tolist()
@@ -250,7 +250,7 @@ class KernelState(pyspiel.State):
             if (vis >> player) & 1:
                 out.append((actor, spec.action_to_string(s, actor, action)))
             else:
-                seen_by = "".join(str(q) for q in range(int(s[0])) if (vis >> q) & 1)
+                seen_by = "".join(str(q) for q in range(int(s[H_PLAYERS])) if (vis >> q) & 1)
                 out.append((actor, f"?{seen_by}"))
         return out
 
@@ -269,9 +269,10 @@ class KernelState(pyspiel.State):
 
     def _check_player(self, player: int | None) -> int:
         p = self._cur if player is None else int(player)
-        if not 0 <= p < int(self._s[0]):
+        n = int(self._s[H_PLAYERS])
+        if not 0 <= p < n:
             raise ValueError(f"{self.spec.short_name}: no player {player} "
-                             f"(players are 0..{int(self._s[0]) - 1})")
+                             f"(players are 0..{n - 1})")
         return p
 
     # ----- resampling ---------------------------------------------------------------------
@@ -324,9 +325,10 @@ def spec_of(game_string: str) -> GameSpec:
 
 
 def load(game_string: str) -> KernelGame:
-    """``pyspiel.load_game`` with a clear error for games that are not ours."""
+    """Our game ``game_string`` (dependent defaults filled in: :func:`load_game`), with a clear
+    error for games that are not ours."""
     spec_of(game_string)
-    return pyspiel.load_game(game_string)
+    return load_game(game_string)
 
 
 _pyspiel_load_game = pyspiel.load_game
@@ -338,8 +340,9 @@ def load_game(game, params=None):
     pyspiel fills a missing parameter with one fixed default before our game sees it, so a
     game cannot tell "not given" from "given as the default". For our games with such
     parameters (e.g. Domino: ``deck`` 36 and ``remove4`` true when players = 2), this fills
-    them in from what was given and loads the fully spelled-out game. ``import skip_ai``
-    installs it as ``pyspiel.load_game``; anything else passes through unchanged.
+    them in from what was given and loads the fully spelled-out game; anything else passes
+    through unchanged. ``import skip_ai`` installs it as ``pyspiel.load_game``
+    (:func:`install_load_game`), so OpenSpiel's tools load our variants as we do.
     """
     if isinstance(game, str):
         given = dict(pyspiel.game_parameters_from_string(game))
@@ -353,7 +356,10 @@ def load_game(game, params=None):
     return _pyspiel_load_game(game) if params is None else _pyspiel_load_game(game, params)
 
 
-pyspiel.load_game = load_game
+def install_load_game() -> None:
+    """Make :func:`load_game` pyspiel's ``load_game`` (what ``import skip_ai`` does, once,
+    next to registering the games)."""
+    pyspiel.load_game = load_game
 
 
 def variants(spec: GameSpec) -> list[str]:

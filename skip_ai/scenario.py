@@ -34,7 +34,7 @@ def deal(state: pyspiel.State, hands: Mapping[int | str, Sequence[int] | str],
     """
     queues = {(LOC_UNSEEN if k == UNSEEN else int(k)): list(_card_list(v))
               for k, v in hands.items()}
-    s = state._s
+    s = state.kernel_state()
     plan = [int(s[DEAL_PLAN + i]) for i in range(int(s[H_DEALT]), int(s[H_DEAL_LEN]))]
     if fill:
         given = {c for q in queues.values() for c in q}

@@ -1,6 +1,7 @@
 """Batch simulation: whole games inside Numba, one row per game.
 
-``simulate(game, n_games, seed, policy)`` deals and plays every game in the compiled kernel.
+``simulate(game, n_games, seed, policy)`` deals and plays every game in the compiled kernel
+(:func:`skip_ai.kernel.engine.batch`, handed the game's heuristic as its policy module).
 Game ``i`` of a batch uses the generator seeded with ``derive(base_seed(seed), i)`` (recorded
 in the ``seed`` column) for its deal and its moves, so the output is identical for identical
 arguments however the batch is chunked, and :func:`play_game` replays any one game through
@@ -16,9 +17,14 @@ import pandas as pd
 import pyspiel
 from tqdm import tqdm
 
+from agents.heuristics import heuristic_module, heuristic_weights
 from agents.policies import POLICY_CODES
-from skip_ai.kernel.rng import base_seed, below, derive_range, make_rng
+from agents.random_agent import RandomBot
+from skip_ai.kernel.engine import batch
+from skip_ai.kernel.rng import base_seed, derive_range, make_rng
+from skip_ai.play import play
 from skip_ai.pyspiel_wrapper import KernelGame, load
+from skip_ai.stats import mean_interval, wilson
 
 CHUNK = 4096
 
@@ -34,18 +40,6 @@ def policy_codes(game: KernelGame, policy: str | Sequence[str]) -> np.ndarray:
             raise ValueError(f"unknown policy {name!r}; kernel policies: "
                              f"{', '.join(POLICY_CODES)}")
     return np.array([POLICY_CODES[name] for name in names], dtype=np.int64)
-
-
-def heuristic_weights(game: KernelGame, weights: np.ndarray | None = None) -> np.ndarray:
-    """The heuristic's weights for ``game``: ``weights`` checked, or the defaults."""
-    default = game.ops.heuristic.WEIGHTS
-    if weights is None:
-        return np.asarray(default, np.float64)
-    w = np.asarray(weights, np.float64)
-    if w.shape != default.shape:
-        raise ValueError(f"{game.spec.short_name}: the heuristic takes {default.shape[0]} "
-                         f"weights, got {w.shape}")
-    return w
 
 
 def seat_weights(game: KernelGame, weights: np.ndarray | None = None) -> np.ndarray:
@@ -84,12 +78,13 @@ def simulate(game: str | KernelGame, n_games: int, seed: int = 0,
     rets = np.zeros((n_games, n))
     scores = np.zeros((n_games, g.num_scores))
     lengths = np.zeros((n_games, 2), np.int64)
+    kernel = batch(g.spec.kernel, heuristic_module(g.spec.kernel))
     bar = tqdm(total=n_games, unit="game", disable=not progress, desc=g.spec.short_name)
     for start in range(0, n_games, CHUNK):
         count = min(CHUNK, n_games - start)
         sl = slice(start, start + count)
-        g.ops.simulate(params, np.uint64(base), first + start, count, seats, w, rets[sl],
-                       scores[sl], lengths[sl])
+        kernel.simulate(params, np.uint64(base), first + start, count, seats, w, rets[sl],
+                        scores[sl], lengths[sl])
         bar.update(count)
     bar.close()
     seeds = derive_range(np.uint64(base), first + n_games)[first:]
@@ -117,19 +112,11 @@ def winners(rets: np.ndarray, team_game: bool) -> np.ndarray:
 def play_game(game: KernelGame, game_seed: int,
               make_bot: Callable[[np.ndarray], pyspiel.Bot] | None = None) -> pyspiel.State:
     """Play one game through the pyspiel API from a game's seed, drawing chance outcomes
-    and (through bots sharing the generator) moves exactly as :func:`simulate` does."""
-    from agents.random_agent import RandomBot
-
+    and (through one bot for every seat, sharing the generator) moves exactly as
+    :func:`simulate` does with the random policy."""
     rng = make_rng(game_seed)
     bot = (make_bot or (lambda r: RandomBot(rng=r)))(rng)
-    state = game.new_initial_state()
-    while not state.is_terminal():
-        if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            state.apply_action(outcomes[below(rng, len(outcomes))][0])
-        else:
-            state.apply_action(bot.step(state))
-    return state
+    return play(game.new_initial_state(), [bot] * game.num_players(), rng)
 
 
 def outcome_keys(game: str | KernelGame) -> list[tuple[str, int]]:
@@ -144,8 +131,6 @@ def outcome_keys(game: str | KernelGame) -> list[tuple[str, int]]:
 def summary(df: pd.DataFrame) -> dict:
     """Win rates per team (or per seat, in games played each for themselves) with Wilson 95%
     intervals, the rate of games without a winner (``draw``) and the mean length."""
-    from skip_ai.stats import mean_interval, wilson
-
     n = len(df)
     out: dict = {"games": n}
     keys = outcome_keys(df.game.iloc[0]) if n else [("team0", 0), ("team1", 1), ("draw", -1)]

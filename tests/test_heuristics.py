@@ -5,11 +5,12 @@ import pyspiel
 import pytest
 
 from agents import make_agent
+from agents.heuristics import heuristic_module, heuristic_weights
 from conftest import first_variants_fast, random_states
 from skip_ai.duplicate import kernel_match, match_summary
 from skip_ai.kernel.rng import make_rng
 from skip_ai.kernel.state import H_CUR, MAX_CARDS
-from skip_ai.sim import heuristic_weights
+
 
 @pytest.fixture(params=first_variants_fast())
 def hvariant(request) -> str:
@@ -17,7 +18,7 @@ def hvariant(request) -> str:
 
 
 def test_heuristic_module_declares_its_weights(hvariant):
-    h = pyspiel.load_game(hvariant).ops.heuristic
+    h = heuristic_module(pyspiel.load_game(hvariant).spec.kernel)
     assert h.__doc__ and len(h.__doc__) > 200, "the docstring says the rules of thumb"
     assert h.WEIGHTS.dtype == np.float64 and len(h.WEIGHTS) == len(h.WEIGHT_NAMES)
 
@@ -40,7 +41,7 @@ def test_heuristic_bot_plays_only_legal_moves(hvariant):
 def test_heuristic_never_reads_hidden_cards(hvariant):
     """Re-dealing what the mover cannot see never changes the heuristic's choice."""
     game = pyspiel.load_game(hvariant)
-    h = game.ops.heuristic
+    h = heuristic_module(game.spec.kernel)
     w = heuristic_weights(game)
     sigma = np.empty(MAX_CARDS, np.int64)
     for seed in range(3):

@@ -24,7 +24,6 @@ def test_links_a_card_to_its_rank_neighbour():
     assert state.action_to_string(0, bot.step(state)) == "7d@-1,0"
 
 
-
 def test_grows_its_chain_rather_than_start_elsewhere():
     state = table()
     play(state, ["7d@-1,0", "Kh@-1,1", "Ks@-1,-1", "Kc@2,0"])

@@ -13,6 +13,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from agents.heuristics import heuristic_module
 from skip_ai.analysis import load_records
 from skip_ai.pyspiel_wrapper import load
 from skip_ai.tournament import StoreError, load_config, run_tournament
@@ -54,7 +55,7 @@ def test_a_game_that_kills_its_worker_is_recorded_failed_and_the_batch_goes_on(
 def test_a_changed_file_that_an_agent_reads_is_refused_on_resume(tmp_path):
     weights = tmp_path / "w.json"
     game = load("skip_columns(players=2,deck=36)")
-    tuned = {"game": str(game), "names": list(game.ops.heuristic.WEIGHT_NAMES)}
+    tuned = {"game": str(game), "names": list(heuristic_module(game.spec.kernel).WEIGHT_NAMES)}
     weights.write_text(json.dumps({**tuned, "weights": [3.0, 0.2]}))
     path = write_config(tmp_path, agents={"rnd": "random", "tuned": f"heuristic(weights={weights})"})
     cfg = load_config(path)

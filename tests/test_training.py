@@ -1,6 +1,7 @@
 """skip-ai train (a tiny run completes, resumes after a crash, refuses a changed config),
 heuristic tuning and search tuning."""
 
+import dataclasses
 import json
 
 import numpy as np
@@ -9,19 +10,17 @@ import pyspiel
 import pytest
 
 from agents import make_agent
+from agents.heuristics import heuristic_module
 from agents.model import PolicyValueNet
+from agents.search_config import FORMAT as SEARCH_FORMAT
+from agents.search_config import load_search_config
+from agents.weights import FORMAT as WEIGHTS_FORMAT
+from agents.weights import load_weights
 from skip_ai.cli import main
 from skip_ai.training import load_train_config, run_training
 from skip_ai.training import loop
 from skip_ai.training.config import TrainConfigError
-from skip_ai.training.tuning import (
-    load_search,
-    load_weights,
-    save_search,
-    save_weights,
-    tune_heuristic,
-    tune_search,
-)
+from skip_ai.training.tuning import save_search, save_weights, tune_heuristic, tune_search
 
 GAME = "skip_brook(players=4)"
 TINY = f"""
@@ -117,11 +116,18 @@ def test_tuning_improves_brook_and_weights_load(tmp_path):
     save_weights(r, path)
     game = pyspiel.load_game(GAME)
     assert np.array_equal(load_weights(path, game), r.best)
+    assert json.loads(path.read_text())["format"] == WEIGHTS_FORMAT
     make_agent(f"heuristic(weights={path})", game)
     make_agent(f"ismcts(iterations=10,weights={path})", game)
     with pytest.raises(ValueError, match="tuned for"):
         load_weights(path, pyspiel.load_game("skip_brook(players=2)"))
     bad = json.loads(path.read_text())
+    untagged = {k: v for k, v in bad.items() if k != "format"}  # as written before the tag
+    path.write_text(json.dumps(untagged))
+    assert np.array_equal(load_weights(path, game), r.best)
+    path.write_text(json.dumps({**bad, "format": "skip_ai.heuristic_weights/9"}))
+    with pytest.raises(ValueError, match="not a weights file: format"):
+        load_weights(path, game)
     bad["names"] = ["x"]
     path.write_text(json.dumps(bad))
     with pytest.raises(ValueError, match="do not match"):
@@ -136,25 +142,25 @@ def test_search_tuning_runs_saves_and_loads(tmp_path):
                     eval_deals=1, seed=3, progress=False)
     assert [g["round"] for g in r.rounds] == [0, 1]
     assert all(0 <= g["vs_plain"][0] <= 1 for g in r.rounds)
-    s = r.params
+    s = r.config
+    assert s.budget == "iterations=30" and s.heuristic_prior == (s.prior_c > 0)
     assert s.uct_c > 0 and 0 <= s.rollout_eps <= 1 and s.prior_c >= 0 and 0 <= r.score[0] <= 1
     path = tmp_path / "search.json"
     save_search(r, path)
     game = pyspiel.load_game(GAME)
-    back = load_search(path, game)
-    assert (back.uct_c, back.rollout_eps, back.prior_c) == (s.uct_c, s.rollout_eps, s.prior_c)
-    assert np.array_equal(back.weights, s.weights)
+    back = load_search_config(path, game)
+    assert back == dataclasses.replace(s, iterations=None)  # the file holds all but the budget
     state = game.new_initial_state()
     while state.is_chance_node():
         state.apply_action(state.legal_actions()[0])
     a, b = (make_agent(f"ismcts(iterations=50,tuned={path})", game, seed=4) for _ in range(2))
-    assert a.step(state) == b.step(state) and a.uct_c == s.uct_c
-    assert a.heuristic_prior == (s.prior_c > 0) and a.prior_c == s.prior_c
-    for extra in ("uct_c=2", "prior_c=2", "heuristic_prior=true"):
+    assert a.step(state) == b.step(state)
+    assert a.config == dataclasses.replace(s, iterations=50)
+    for extra in ("uct_c=2", "prior_c=2", "heuristic_prior=true", f"weights={path}"):
         with pytest.raises(ValueError, match="either tuned or those"):
             make_agent(f"ismcts(iterations=5,tuned={path},{extra})", game)
     with pytest.raises(ValueError, match="tuned for"):
-        load_search(path, pyspiel.load_game("skip_brook(players=2)"))
+        load_search_config(path, pyspiel.load_game("skip_brook(players=2)"))
     path.write_text("{}")
     with pytest.raises(ValueError, match="not a tuned search file"):
         make_agent(f"ismcts(iterations=5,tuned={path})", game)
@@ -164,9 +170,10 @@ def test_search_tuning_keeps_the_parameters_it_does_not_tune():
     game = pyspiel.load_game(GAME)
     r = tune_search(game, budget="iterations=20", rounds=2, population=3, elite=1, deals=1,
                     seed=2, progress=False, tune=("rollout_eps",))
-    s = r.params
-    assert s.uct_c == pytest.approx(0.7) and np.array_equal(s.weights, game.ops.heuristic.WEIGHTS)
-    assert s.prior_c == 0
+    s = r.config
+    assert s.uct_c == pytest.approx(0.7)
+    assert np.array_equal(s.weights, heuristic_module(game.spec.kernel).WEIGHTS)
+    assert s.effective_prior_c == 0
     with pytest.raises(ValueError, match="choose among"):
         tune_search(game, tune=("depth",))
 
@@ -203,9 +210,9 @@ def test_search_file_without_prior_c_loads_without_a_heuristic_prior(tmp_path):
     data = json.loads(path.read_text())
     del data["prior_c"]
     path.write_text(json.dumps(data))
-    assert load_search(path, game).prior_c == 0.0
+    assert load_search_config(path, game).effective_prior_c == 0.0
     bot = make_agent(f"ismcts(iterations=20,tuned={path})", game)
-    assert not bot.heuristic_prior and bot.prior_c == 0.0
+    assert not bot.config.heuristic_prior and bot.settings.prior_c == 0.0
 
 
 def test_committed_trained_files_load_for_their_games():
@@ -213,14 +220,12 @@ def test_committed_trained_files_load_for_their_games():
     still fit their games' heuristics."""
     from pathlib import Path
 
-    from skip_ai.training.tuning import SEARCH_FORMAT
-
     files = sorted((Path(__file__).parent.parent / "results" / "training").glob("*.json"))
     assert len(files) >= 5
     for path in files:
         data = json.loads(path.read_text())
         game = pyspiel.load_game(data["game"])
         if data.get("format") == SEARCH_FORMAT:
-            assert load_search(path, game).uct_c > 0
+            assert load_search_config(path, game).uct_c > 0
         else:
             assert len(load_weights(path, game)) == len(data["names"])

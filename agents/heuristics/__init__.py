@@ -9,13 +9,20 @@ The module ``agents.heuristics.<name>`` serves the game kernel ``skip_ai.games.<
   ``w`` holds the weights of its rules of thumb.
 - ``WEIGHTS``: the default weights (float64 array); ``WEIGHT_NAMES``: what each one means.
 
-The module docstring says its rules of thumb in plain words.
+The module docstring says its rules of thumb in plain words. A heuristic module is a policy
+module for the kernel loops (:mod:`skip_ai.kernel.engine`): the drivers hand it to them.
 """
 
 from __future__ import annotations
 
 import importlib
 from types import ModuleType
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from skip_ai.pyspiel_wrapper import KernelGame
 
 
 def heuristic_module(kernel: ModuleType) -> ModuleType:
@@ -28,3 +35,15 @@ def heuristic_module(kernel: ModuleType) -> ModuleType:
             raise
         raise ImportError(f"game kernel {kernel.__name__} has no heuristic player: every game "
                           f"needs agents/heuristics/{name}.py") from None
+
+
+def heuristic_weights(game: KernelGame, weights: np.ndarray | None = None) -> np.ndarray:
+    """The heuristic's weights for ``game``: ``weights`` checked, or the defaults."""
+    default = heuristic_module(game.spec.kernel).WEIGHTS
+    if weights is None:
+        return np.asarray(default, np.float64)
+    w = np.asarray(weights, np.float64)
+    if w.shape != default.shape:
+        raise ValueError(f"{game.spec.short_name}: the heuristic takes {default.shape[0]} "
+                         f"weights, got {w.shape}")
+    return w

@@ -14,7 +14,6 @@ from skip_ai.kernel.state import H_PLAYERS, HAND, NOT_HOLD, NUM_CARDS, hidden_fr
 from skip_ai.kernel.tricks import TK_LAST
 
 
-
 @njit(cache=True, inline="always")
 def hidden_cards(s, p):
     """Mask of the cards whose place seat ``p`` does not know."""

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import tempfile
 import time
 from pathlib import Path
 
@@ -37,17 +36,24 @@ from matplotlib.ticker import MaxNLocator  # noqa: E402
 
 import numpy as np  # noqa: E402
 
+from agents import parse_spec  # noqa: E402
+from agents.ismcts import ISMCTSAgent  # noqa: E402
+from agents.search_config import FORMAT as SEARCH_FORMAT  # noqa: E402
+from agents.search_config import SearchConfig  # noqa: E402
 from skip_ai.match import match  # noqa: E402
-from skip_ai.training.tuning import SEARCH_FORMAT, search_params, write_search  # noqa: E402
+from skip_ai.training.tuning import search_config  # noqa: E402
 
 
-def equal_time(game: str, extra: str, seconds: float, deals: int, seed: int) -> dict:
-    """``ismcts(seconds=S,<extra>)`` vs ``ismcts(seconds=S)`` on duplicate deals."""
+def equal_time(game: str, trained: str | SearchConfig, seconds: float, deals: int,
+               seed: int) -> dict:
+    """``ismcts(seconds=S,<trained>)`` (``trained``: spec options, or a whole search) vs
+    ``ismcts(seconds=S)`` on duplicate deals."""
     t0 = time.time()
-    r = match(game, f"ismcts(seconds={seconds},{extra})", f"ismcts(seconds={seconds})", deals,
-              seed=seed, progress=True)
+    a = f"ismcts(seconds={seconds},{trained})" if isinstance(trained, str) else \
+        ISMCTSAgent(trained)
+    r = match(game, a, f"ismcts(seconds={seconds})", deals, seed=seed, progress=True)
     ms = r.games[["seconds_a", "seconds_b"]].sum() / r.games[["moves_a", "moves_b"]].sum().values
-    return {"game": r.game, "trained": extra, "score": r.score, "lo": r.lo, "hi": r.hi,
+    return {"game": r.game, "trained": str(trained), "score": r.score, "lo": r.lo, "hi": r.hi,
             "deals": deals, "ms_a": 1e3 * ms.iloc[0], "ms_b": 1e3 * ms.iloc[1],
             "minutes": (time.time() - t0) / 60}
 
@@ -56,23 +62,19 @@ def generation_curve(game: str, path: Path, seconds: float, deals: int, seed: in
                      extra: str) -> list[tuple[float, float, float]]:
     """ISMCTS with each tuning round's mean vs plain ISMCTS at equal time: the trained search
     by generation. A weights file (``skip-ai tune``) gives the search's heuristic weights
-    (``extra``: e.g. the prior); a tuned-search file (``--search`` or ``--balance``) holds
-    every round's mean as a tuned-search vector and is loaded as ``tuned=``."""
+    (``extra``: spec options, e.g. the prior); a tuned-search file (``--search`` or
+    ``--balance``) holds every round's mean as a tuned-search vector."""
     data = json.loads(path.read_text())
-    searched = data.get("format") == SEARCH_FORMAT
+    budget = SearchConfig(seconds=seconds)
+    options = parse_spec(f"ismcts({extra.strip(',')})")[1]
     curve = []
-    with tempfile.TemporaryDirectory(prefix="curve-") as tmp:
-        for r in data["rounds"]:
-            file = Path(tmp) / f"round{r['round']}.json"
-            if searched:
-                write_search(file, data["game"], data["budget"], tuple(data["names"]),
-                             search_params(np.array(r["mean"])), [], None)
-                spec = f"tuned={file}"
-            else:
-                file.write_text(json.dumps({**data, "weights": r["mean"]}))
-                spec = f"weights={file}{extra}"
-            row = equal_time(game, spec, seconds, deals, seed + r["round"])
-            curve.append((row["score"], row["lo"], row["hi"]))
+    for r in data["rounds"]:
+        if data.get("format") == SEARCH_FORMAT:
+            config = search_config(np.array(r["mean"]), budget)
+        else:
+            config = SearchConfig(seconds=seconds, weights=tuple(r["mean"]), **options)
+        row = equal_time(game, config, seconds, deals, seed + r["round"])
+        curve.append((row["score"], row["lo"], row["hi"]))
     return curve
 
 

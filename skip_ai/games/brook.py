@@ -167,10 +167,6 @@ def _table_lines(s) -> list[str]:
             text.taken_line(s, TEAM_NAMES)]
 
 
-
-
-
-
 def _cards_in_play(p: dict) -> int:
     return p["deck"] - (REMOVED if p["remove4"] else 0)
 

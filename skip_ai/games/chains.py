@@ -551,10 +551,6 @@ def _title(s) -> str:
     return f"Chains, {text.players(s)} players, {4 * n} cards, table 4 × {n}"
 
 
-
-
-
-
 def _actions(p: dict) -> int:
     w = 2 * (p["deck"] // 4) - 1
     return NUM_CARDS * w * w

@@ -168,10 +168,6 @@ def _finish_text(s) -> str:
     return f"  finish line: Red {int(team[0])}, Black {int(team[1])}"
 
 
-
-
-
-
 def _title(s) -> str:
     return f"Columns, {text.players(s)} players, {int(param(s, P_DECK))} cards"
 

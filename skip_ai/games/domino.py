@@ -288,10 +288,6 @@ def _table_lines(s) -> list[str]:
     return lines + [text.taken_line(s, TEAM_NAMES)]
 
 
-
-
-
-
 def _cards_in_play(p: dict) -> int:
     return p["deck"] - (REMOVED if p["remove4"] else 0)
 

@@ -271,10 +271,6 @@ def _title(s) -> str:
             f"trick_lead={TRICK_LEADS[int(param(s, P_TRICK_LEAD))]}")
 
 
-
-
-
-
 SPEC = GameSpec(
     short_name="skip_fours",
     long_name="Fours",

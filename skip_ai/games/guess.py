@@ -372,10 +372,6 @@ def _title(s) -> str:
             + f", tiebreak {TIEBREAKS[int(param(s, P_TIEBREAK))]}")
 
 
-
-
-
-
 def _check(p: dict) -> None:
     if p["jokers"] and p["players"] != 4:
         raise ValueError(f"skip_guess: jokers=true needs players=4 (got players={p['players']})")

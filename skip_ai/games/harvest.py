@@ -310,10 +310,6 @@ def _field_lines(s) -> list[str]:
     return lines
 
 
-
-
-
-
 def _title(s) -> str:
     return f"Harvest, {text.players(s)} players, {int(param(s, P_DECK))} cards"
 

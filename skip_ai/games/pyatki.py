@@ -687,7 +687,6 @@ def _mask_cards(m: int) -> list[int]:
     return [c for c in range(NUM_CARDS) if (int(m) >> c) & 1]
 
 
-
 def _seat_note(s, seat: int) -> str:
     place = int(s[PY_PLACE + seat])
     if place >= 0:

@@ -4,5 +4,6 @@
                each player knows) and the helpers that maintain it;
 - ``rng``      the explicit random generator kernels use (splitmix64 in a uint64 array);
 - ``resample`` re-dealing the cards hidden from one player consistently with public events;
-- ``engine``   generic whole-game loops (checked steps, simulation) built per game kernel.
+- ``family``   building a generic loop once per game kernel (and policy) module;
+- ``engine``   generic whole-game loops (checked steps, batches of games) built per game kernel.
 """

@@ -19,35 +19,35 @@ A game kernel module ``K`` provides, all ``@njit``:
 
 ``apply_action`` also counts the move in ``H_MOVES``.
 
-The functions below are closures over the *module* ``K`` and its heuristic module ``H``
-(``agents.heuristics``), never over other closures: Numba then caches them on disk per game,
-because a module pickles by name.
+A policy module ``P`` (for :func:`batch`) provides ``act(s, rng, w) -> action`` (``@njit``): a
+legal action for the seat to move, ``w`` its weights. The drivers choose it (the game's
+heuristic, ``agents.heuristics.<game>``); seats then play it or the game's own uniform
+``random_legal`` by their code, :data:`RANDOM` or :data:`POLICY`.
+
+Both families are closures over modules only (:mod:`skip_ai.kernel.family`), so Numba caches
+them on disk per game.
 """
 
-from functools import cache
 from types import SimpleNamespace
 
 import numpy as np
 from numba import njit
 
-from agents.heuristics import heuristic_module
-from agents.policies import HEURISTIC, RANDOM
-
-from .rng import derive
+from .family import kernel_family
 from .resample import PLAN_SIZE
+from .rng import derive
 from .state import CHANCE, H_CUR, MAX_CARDS, TERMINAL, copy_into
 
+RANDOM = 0
+"""Seat code of a kernel loop: the game's own uniform ``K.random_legal``."""
+POLICY = 1
+"""Seat code: the policy module handed to the loop's builder, ``P.act(s, rng, w)``."""
 
-@cache
-def engine(K) -> SimpleNamespace:
-    """The generic kernels for game kernel module ``K`` (built once per process)."""
-    return _build(K)
 
-
-def _build(K) -> SimpleNamespace:
-    H = heuristic_module(K)
-    # Policy dispatch is written out in each kernel below rather than shared through a
-    # closure: a closure calling another closure is not cached on disk by Numba.
+@kernel_family
+def engine(K):
+    """The policy-free kernels of game kernel module ``K``: checked steps for the pyspiel
+    wrapper, random playouts for the benchmarks."""
 
     @njit(cache=True)
     def actions(s, out):
@@ -71,48 +71,6 @@ def _build(K) -> SimpleNamespace:
             if out[i] == a:
                 return K.apply_action(s, a)
         return -1
-
-    @njit(cache=True)
-    def simulate(params, base_seed, first, count, seat_policy, weights, rets, scores, lengths):
-        # lengths[g] = (actions, player moves): every node, and the decisions alone
-        """Play games ``first .. first+count-1`` of the family ``base_seed`` to the end, seat
-        ``p`` playing kernel policy ``seat_policy[p]`` (with ``weights[p]`` for the heuristic).
-
-        Game ``i`` draws everything (deal and moves) from the generator seeded with
-        ``derive(base_seed, i)``, so a game's record does not depend on how a batch is split,
-        and games with the same seed start from the same deal whoever sits where.
-        """
-        rng = np.empty(1, np.uint64)
-        team = np.empty(scores.shape[1], np.float64)
-        initial = K.init(params)
-        ret = np.empty(rets.shape[1], np.float64)
-        for g in range(count):
-            rng[0] = derive(base_seed, first + g)
-            s = initial.copy()
-            n_actions = 0
-            n_moves = 0
-            while s[H_CUR] != TERMINAL:
-                cur = s[H_CUR]
-                if cur == CHANCE:
-                    a = K.sample_chance(s, rng)
-                else:
-                    code = seat_policy[cur]
-                    if code == RANDOM:
-                        a = K.random_legal(s, rng)
-                    elif code == HEURISTIC:
-                        a = H.act(s, rng, weights[cur])
-                    else:
-                        raise ValueError("unknown kernel policy code")
-                n_moves += cur >= 0
-                K.apply_action(s, a)
-                n_actions += 1
-            K.returns(s, ret)
-            K.scores(s, team)
-            rets[g, :] = ret
-            scores[g, :] = team
-            lengths[g, 0] = n_actions
-            lengths[g, 1] = n_moves
-        return count
 
     @njit(cache=True)
     def playouts(root, rng, count, observer):
@@ -139,6 +97,55 @@ def _build(K) -> SimpleNamespace:
                 total += 1
         return total
 
-    return SimpleNamespace(actions=actions, checked_apply=checked_apply, simulate=simulate,
-                           playouts=playouts,
-                           heuristic=H)
+    return SimpleNamespace(actions=actions, checked_apply=checked_apply, playouts=playouts)
+
+
+@kernel_family
+def batch(K, P):
+    """Whole games of game kernel module ``K`` inside Numba, each seat playing the game's random
+    policy or the policy module ``P``."""
+
+    @njit(cache=True)
+    def simulate(params, base_seed, first, count, seat_policy, weights, rets, scores, lengths):
+        """Play games ``first .. first+count-1`` of the family ``base_seed`` to the end, seat
+        ``p`` playing the policy coded ``seat_policy[p]`` (:data:`RANDOM` or :data:`POLICY`,
+        with its weights ``weights[p]``); ``lengths[g]`` gets (actions, player moves): every
+        node, and the decisions alone.
+
+        Game ``i`` draws everything (deal and moves) from the generator seeded with
+        ``derive(base_seed, i)``, so a game's record does not depend on how a batch is split,
+        and games with the same seed start from the same deal whoever sits where.
+        """
+        rng = np.empty(1, np.uint64)
+        team = np.empty(scores.shape[1], np.float64)
+        initial = K.init(params)
+        ret = np.empty(rets.shape[1], np.float64)
+        for g in range(count):
+            rng[0] = derive(base_seed, first + g)
+            s = initial.copy()
+            n_actions = 0
+            n_moves = 0
+            while s[H_CUR] != TERMINAL:
+                cur = s[H_CUR]
+                if cur == CHANCE:
+                    a = K.sample_chance(s, rng)
+                else:
+                    code = seat_policy[cur]
+                    if code == RANDOM:
+                        a = K.random_legal(s, rng)
+                    elif code == POLICY:
+                        a = P.act(s, rng, weights[cur])
+                    else:
+                        raise ValueError("unknown seat policy code")
+                n_moves += cur >= 0
+                K.apply_action(s, a)
+                n_actions += 1
+            K.returns(s, ret)
+            K.scores(s, team)
+            rets[g, :] = ret
+            scores[g, :] = team
+            lengths[g, 0] = n_actions
+            lengths[g, 1] = n_moves
+        return count
+
+    return SimpleNamespace(simulate=simulate)

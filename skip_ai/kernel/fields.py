@@ -202,7 +202,7 @@ def write_observation(s, p, out, base, max_size):
     the own / other field; ``[108,162)`` / ``[162,216)`` card is the top of a pile on the own /
     other field; ``[216,270)`` at a pile's bottom card, its size / ``max_size``. Pelicans
     (Little Country) are not in this part: the game writes its own."""
-    mine = p // (s[0] // 2)
+    mine = p // (s[H_PLAYERS] // 2)
     for c in range(NUM_CARDS):
         loc = s[LOC + c]
         if loc == LOC_FIELD + mine:

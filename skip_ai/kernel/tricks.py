@@ -159,11 +159,6 @@ def pass_turn(s, seat):
 
 
 @njit(cache=True, inline="always")
-def team_has_cards(s, team):
-    return team_leader(s, team) >= 0
-
-
-@njit(cache=True, inline="always")
 def taken_scores(s, out):
     """``scores()`` of the trick games: cards taken per team."""
     out[0] = s[TK_TAKEN]

@@ -18,7 +18,9 @@ spec = "random"
 
 Every mistake is a :class:`ConfigError` naming the file and the field. Games are loaded and
 agents built once here, so an unknown game, parameter or agent spec stops the batch before any
-game is played.
+game is played. A config built in Python may also give an agent as a bot factory
+(:data:`agents.BotFactory`, plain data such as :class:`agents.ismcts.ISMCTSAgent`) instead of a
+spec string.
 """
 
 from __future__ import annotations
@@ -31,7 +33,8 @@ from typing import Any, Iterable
 
 import pyspiel
 
-from agents import make_agent, parse_spec
+from agents import Agent as AgentSpec
+from agents import agent_name, make_agent, parse_spec
 from skip_ai.pyspiel_wrapper import load
 
 _TOP = {"name", "seed", "deals", "workers", "games_per_task", "out", "games", "agents"}
@@ -44,7 +47,7 @@ class ConfigError(ValueError):
 @dataclass(frozen=True)
 class Agent:
     name: str
-    spec: str
+    spec: AgentSpec  # a spec string, or a bot factory
 
 
 @dataclass(frozen=True)
@@ -65,8 +68,9 @@ class TournamentConfig:
         content: editing one between two runs changes the experiment as much as the spec."""
         identity = {"name": self.name, "seed": self.seed, "deals": self.deals,
                     "games": list(self.games),
-                    "agents": [{"name": a.name, "spec": a.spec} for a in self.agents]}
-        files = spec_files(a.spec for a in self.agents)
+                    "agents": [{"name": a.name, "spec": agent_name(a.spec)}
+                               for a in self.agents]}
+        files = spec_files(a.spec for a in self.agents if isinstance(a.spec, str))
         if files:  # absent otherwise, so batches begun before files counted still resume
             identity["files"] = files
         return identity

@@ -15,31 +15,25 @@ samples do not depend on how the games are split into chunks.
 
 from __future__ import annotations
 
-from functools import cache
 from types import SimpleNamespace
 
 import numpy as np
+from numba import njit
 from tqdm import tqdm
 
-from agents.heuristics import heuristic_module
-from numba import njit
+from agents.heuristics import heuristic_module, heuristic_weights
+from skip_ai.kernel.family import kernel_family
 from skip_ai.kernel.rng import base_seed, derive, uniform
-from skip_ai.kernel.state import CHANCE, H_CUR, TERMINAL
+from skip_ai.kernel.state import CHANCE, H_CUR, H_PLAYERS, TERMINAL
 from skip_ai.pyspiel_wrapper import KernelGame
-from skip_ai.sim import heuristic_weights
 
 CHUNK = 64
 """Games per kernel call (the sample buffers hold one chunk)."""
 
 
-@cache
-def _kernel(K) -> SimpleNamespace:
-    """The sampling kernel for game kernel module ``K`` (built once per process)."""
-    return _build(K)
-
-
-def _build(K) -> SimpleNamespace:
-    H = heuristic_module(K)
+@kernel_family
+def _kernel(K, H) -> SimpleNamespace:
+    """The sampling kernel for game kernel module ``K`` and its heuristic module ``H``."""
 
     @njit(cache=True)
     def play(params, base, first, count, w, eps, keep, lo, span, obs, value):
@@ -48,7 +42,7 @@ def _build(K) -> SimpleNamespace:
         the number of rows."""
         rng = np.empty(1, np.uint64)
         initial = K.init(params)
-        ret = np.empty(initial[0], np.float64)
+        ret = np.empty(initial[H_PLAYERS], np.float64)
         movers = np.empty(obs.shape[0], np.int64)
         rows = 0
         for g in range(count):
@@ -86,7 +80,7 @@ def heuristic_samples(game: KernelGame, n_games: int, seed: int = 0, eps: float 
     for name, p in (("eps", eps), ("keep", keep)):
         if not 0 <= p <= 1:
             raise ValueError(f"{name} must be in [0, 1] (got {p})")
-    kern = _kernel(game.spec.kernel)
+    kern = _kernel(game.spec.kernel, heuristic_module(game.spec.kernel))
     params = game.spec.encode(game.resolved)
     w = heuristic_weights(game, weights)
     lo, span = game.min_utility(), game.max_utility() - game.min_utility()

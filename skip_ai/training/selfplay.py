@@ -18,7 +18,8 @@ import pyarrow.parquet as pq
 from tqdm import tqdm
 
 from agents import make_agent
-from skip_ai.kernel.rng import base_seed, below, derive, make_rng
+from skip_ai.kernel.rng import base_seed, derive, make_rng
+from skip_ai.play import Decision, play
 from skip_ai.pyspiel_wrapper import KernelGame
 
 SAMPLE_SCHEMA = pa.schema([
@@ -39,24 +40,19 @@ def play_selfplay_game(game: KernelGame, spec: str, game_seed: int, generation: 
                        index: int) -> list[dict]:
     """One self-play game: every seat is the expert ``spec``; one row per decision."""
     bot = make_agent(spec, game, seed=int(derive(np.uint64(game_seed), 1)))
-    rng = make_rng(game_seed)
-    state = game.new_initial_state()
     obs = np.zeros(game.obs_size, np.float32)
     rows = []
-    while not state.is_terminal():
-        if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            state.apply_action(outcomes[below(rng, len(outcomes))][0])
-            continue
-        player = state.current_player()
-        legal = state.legal_actions()
-        policy, action = bot.step_with_policy(state)
-        share = dict(policy)
-        state.write_observation(player, obs)
+
+    def sample(d: Decision) -> None:
+        legal = d.state.legal_actions()
+        share = dict(d.policy)
+        d.state.write_observation(d.player, obs)
         rows.append({"game": str(game), "generation": generation, "game_index": index,
-                     "move": len(rows), "player": player, "observation": obs.copy(),
+                     "move": len(rows), "player": d.player, "observation": obs.copy(),
                      "legal": legal, "visits": [share.get(a, 0.0) for a in legal]})
-        state.apply_action(action)
+
+    state = play(game.new_initial_state(), [bot] * game.num_players(), make_rng(game_seed),
+                 on_decision=sample, policies=True)
     lo, span = game.min_utility(), game.max_utility() - game.min_utility()
     returns = state.returns()
     for r in rows:

@@ -15,14 +15,18 @@ heuristic's weights (for the rollouts and the prior) — scoring each candidate 
 against the untuned search at the same budget. With a time budget the tuning aims at what
 counts: strength at equal thinking time (a cheaper rollout buys more iterations). Each round's
 mean is a *generation*; with ``eval_deals`` every generation is also scored against the untuned
-search on fresh deals, the curve of strength by generation. Its result file is what
+search on fresh deals, the curve of strength by generation. A candidate is a
+:class:`agents.search_config.SearchConfig`, handed to the matches as a bot factory
+(:class:`agents.ismcts.ISMCTSAgent`); the result is saved in that config's file form, what
 ``ismcts(tuned=FILE)`` loads.
+
+The files' formats belong to the agents that read them (:mod:`agents.weights`,
+:mod:`agents.search_config`); this module only says what a tuning adds to them.
 """
 
 from __future__ import annotations
 
-import json
-import tempfile
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -30,10 +34,14 @@ from typing import Callable
 import numpy as np
 from tqdm import tqdm
 
+from agents import parse_spec
+from agents.heuristics import heuristic_module, heuristic_weights
+from agents.ismcts import ISMCTSAgent
+from agents.search_config import DEFAULT_UCT_C, SearchConfig, save_search_config
+from agents.weights import save_weights as save_weights_file
 from skip_ai.duplicate import kernel_match, match_summary
 from skip_ai.match import match
 from skip_ai.pyspiel_wrapper import KernelGame, load
-from skip_ai.sim import heuristic_weights
 
 
 @dataclass
@@ -95,41 +103,40 @@ def tune_heuristic(game: str | KernelGame, rounds: int = 5, population: int = 16
         sigma * np.maximum(np.abs(default), 1.0), rounds, population, elite, seed,
         f"tune {g.spec.short_name}", progress)
     final = score_weights(g, best, deals, seed + 10_000)
-    return TuningResult(str(g), tuple(g.ops.heuristic.WEIGHT_NAMES), default, best, history,
-                        final)
+    return TuningResult(str(g), tuple(heuristic_module(g.spec.kernel).WEIGHT_NAMES), default,
+                        best, history, final)
 
 
 # ----- tuning a search -------------------------------------------------------------------
-
-SEARCH_FORMAT = "skip_ai.search_params/1"
-DEFAULT_UCT_C = 0.7
-
-
-@dataclass
-class SearchParams:
-    """The parameters of a tuned search (what ``ismcts(tuned=FILE)`` sets)."""
-    uct_c: float
-    rollout_eps: float
-    prior_c: float               # the heuristic prior's weight; 0: no heuristic prior
-    weights: np.ndarray          # the heuristic's, for the rollouts and the prior
-
 
 @dataclass
 class SearchTuning:
     game: str
     budget: str                  # e.g. "seconds=0.02": the budget of every match
     names: tuple[str, ...]       # the heuristic's weight names
-    params: SearchParams
+    config: SearchConfig         # the result, at that budget
     rounds: list[dict]           # per round (generation): mean parameters, best score, and
                                  # with eval_deals "vs_plain": [score, lo, hi] on fresh deals
     score: tuple[float, float, float]  # the result vs the untuned search on fresh deals
 
 
-def search_params(theta: np.ndarray) -> SearchParams:
-    """The parameters from the tuned vector ``[ln uct_c, eps, prior_c, *weights]`` (``eps``
-    clipped to [0, 1], ``prior_c`` to ≥ 0)."""
-    return SearchParams(float(np.exp(theta[0])), float(np.clip(theta[1], 0.0, 1.0)),
-                        float(max(theta[2], 0.0)), theta[3:].copy())
+def search_config(theta: np.ndarray, budget: SearchConfig) -> SearchConfig:
+    """The search of the tuned vector ``[ln uct_c, eps, prior_c, *weights]`` (``eps``
+    clipped to [0, 1], ``prior_c`` to ≥ 0; a heuristic prior when ``prior_c`` > 0) at the
+    budget of ``budget``."""
+    prior_c = float(max(theta[2], 0.0))
+    return dataclasses.replace(budget, uct_c=float(np.exp(theta[0])),
+                               rollout_eps=float(np.clip(theta[1], 0.0, 1.0)),
+                               prior_c=prior_c, heuristic_prior=prior_c > 0,
+                               weights=tuple(float(w) for w in theta[3:]))
+
+
+def parse_budget(budget: str) -> SearchConfig:
+    """An untuned search at ``budget`` (``iterations=N`` or ``seconds=S``)."""
+    options = parse_spec(f"ismcts({budget})")[1]
+    if set(options) - {"iterations", "seconds"} or len(options) != 1:
+        raise ValueError(f"a search budget is iterations=N or seconds=S (got {budget!r})")
+    return SearchConfig(**options)
 
 
 SEARCH_PARAMS = ("uct_c", "rollout_eps", "prior_c", "weights")
@@ -149,108 +156,47 @@ def tune_search(game: str | KernelGame, budget: str = "seconds=0.02", rounds: in
     if unknown or not tune:
         raise ValueError(f"tune: choose among {', '.join(SEARCH_PARAMS)} (got {list(tune)})")
     g = load(game) if isinstance(game, str) else game
-    plain = f"ismcts({budget})"
-    names = tuple(g.ops.heuristic.WEIGHT_NAMES)
+    plain = parse_budget(budget)
     default = heuristic_weights(g)
-    with tempfile.TemporaryDirectory(prefix="tune-search-") as tmp:
-        def versus_plain(theta: np.ndarray, n: int, match_seed: int) -> tuple:
-            path = Path(tmp) / "candidate.json"
-            write_search(path, str(g), budget, names, search_params(theta), [], None)
-            r = match(g, f"ismcts({budget},tuned={path})", plain, n, seed=match_seed)
-            return r.score, r.lo, r.hi
 
-        def generation(mean: np.ndarray, r: int) -> dict:
-            if not eval_deals:
-                return {}
-            return {"vs_plain": list(versus_plain(mean, eval_deals, seed + 5_000 + r))}
+    def versus_plain(theta: np.ndarray, n: int, match_seed: int) -> tuple:
+        r = match(g, ISMCTSAgent(search_config(theta, plain)), ISMCTSAgent(plain), n,
+                  seed=match_seed)
+        return r.score, r.lo, r.hi
 
-        theta0 = np.concatenate([[np.log(DEFAULT_UCT_C), 0.0, 0.0], default])
-        spread = np.concatenate([[sigma, 0.3, 2 * sigma],
-                                 sigma * np.maximum(np.abs(default), 1.0)])
-        # a parameter not tuned keeps its default: no spread
-        fixed = [i for i, name in enumerate(SEARCH_PARAMS[:3]) if name not in tune]
-        if "weights" not in tune:
-            fixed += list(range(3, len(theta0)))
-        spread[fixed] = 0.0
-        _, _, history = cross_entropy(
-            lambda theta, r: versus_plain(theta, deals, seed + 1 + r)[0], theta0, spread,
-            rounds, population, elite, seed, f"tune search {g.spec.short_name}", progress,
-            generation)
-        final = np.array(history[-1]["mean"])
-        score = versus_plain(final, max(eval_deals, deals), seed + 10_000)
-    return SearchTuning(str(g), budget, names, search_params(final), history, score)
+    def generation(mean: np.ndarray, r: int) -> dict:
+        if not eval_deals:
+            return {}
+        return {"vs_plain": list(versus_plain(mean, eval_deals, seed + 5_000 + r))}
 
-
-def write_search(path: Path, game: str, budget: str, names: tuple[str, ...],
-                 params: SearchParams, rounds: list[dict], score,
-                 extra: dict | None = None) -> None:
-    """A tuned-search file (``extra``: whatever else the tuning method records)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(json.dumps({"format": SEARCH_FORMAT, "game": game, "budget": budget,
-                               "uct_c": params.uct_c, "rollout_eps": params.rollout_eps,
-                               "prior_c": params.prior_c, "names": list(names),
-                               "weights": [float(x) for x in params.weights],
-                               "score_vs_plain": None if score is None else list(score),
-                               **(extra or {}), "rounds": rounds}, indent=1))
-    tmp.replace(path)
+    theta0 = np.concatenate([[np.log(DEFAULT_UCT_C), 0.0, 0.0], default])
+    spread = np.concatenate([[sigma, 0.3, 2 * sigma],
+                             sigma * np.maximum(np.abs(default), 1.0)])
+    # a parameter not tuned keeps its default: no spread
+    fixed = [i for i, name in enumerate(SEARCH_PARAMS[:3]) if name not in tune]
+    if "weights" not in tune:
+        fixed += list(range(3, len(theta0)))
+    spread[fixed] = 0.0
+    _, _, history = cross_entropy(
+        lambda theta, r: versus_plain(theta, deals, seed + 1 + r)[0], theta0, spread,
+        rounds, population, elite, seed, f"tune search {g.spec.short_name}", progress,
+        generation)
+    final = np.array(history[-1]["mean"])
+    score = versus_plain(final, max(eval_deals, deals), seed + 10_000)
+    return SearchTuning(str(g), budget, tuple(heuristic_module(g.spec.kernel).WEIGHT_NAMES),
+                        search_config(final, plain), history, score)
 
 
 def save_search(result: SearchTuning, path: str | Path) -> None:
-    """The tuned search as JSON (what ``ismcts(tuned=FILE)`` loads), with its score against
-    the untuned search and each generation's parameters and scores."""
-    write_search(Path(path), result.game, result.budget, result.names, result.params,
-                  result.rounds, result.score)
-
-
-def load_search(path: str | Path, game: KernelGame) -> SearchParams:
-    """The parameters saved by :func:`save_search`, checked against ``game`` (a file from
-    before ``prior_c`` was tuned has none: 0)."""
-    path = Path(path)
-    if not path.is_file():
-        raise ValueError(f"no tuned search file at {path}")
-    try:
-        data = json.loads(path.read_text())
-        if data.get("format") != SEARCH_FORMAT:
-            raise ValueError(f"format is {data.get('format')!r}, not {SEARCH_FORMAT!r}")
-        game_name, names = data["game"], data["names"]
-        uct_c, eps = float(data["uct_c"]), float(data["rollout_eps"])
-        prior_c = float(data.get("prior_c", 0.0))
-        weights = np.asarray(data["weights"], np.float64)
-    except (ValueError, KeyError, TypeError, AttributeError) as e:
-        raise ValueError(f"{path} is not a tuned search file: {e}") from None
-    if game_name != str(game):
-        raise ValueError(f"{path}: this search was tuned for {game_name}, not {game}")
-    if tuple(names) != tuple(game.ops.heuristic.WEIGHT_NAMES) or len(weights) != len(names):
-        raise ValueError(f"{path}: weights {names} do not match the heuristic's "
-                         f"{list(game.ops.heuristic.WEIGHT_NAMES)}")
-    return SearchParams(uct_c, eps, prior_c, heuristic_weights(game, weights))
+    """The tuned search as a tuned-search file (what ``ismcts(tuned=FILE)`` loads), with its
+    score against the untuned search and each generation's parameters and scores."""
+    save_search_config(path, load(result.game), result.config,
+                       {"score_vs_plain": list(result.score), "rounds": result.rounds})
 
 
 def save_weights(result: TuningResult, path: str | Path) -> None:
-    """The tuned weights as JSON: game, weight names, weights, score vs the defaults on fresh
-    deals, and each round's mean weights and best (in-sample) score."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({"game": result.game, "names": list(result.names),
-                                "weights": result.best.tolist(),
-                                "score_vs_default": list(result.score),
-                                "rounds": result.rounds}, indent=1))
-
-
-def load_weights(path: str | Path, game: KernelGame) -> np.ndarray:
-    """Weights saved by :func:`save_weights`, checked against ``game``'s heuristic."""
-    path = Path(path)
-    if not path.is_file():
-        raise ValueError(f"no weights file at {path}")
-    try:
-        data = json.loads(path.read_text())
-        game_name, names, weights = data["game"], data["names"], data["weights"]
-    except (ValueError, KeyError, TypeError) as e:
-        raise ValueError(f"{path} is not a weights file: {e}") from None
-    if game_name != str(game):
-        raise ValueError(f"{path}: these weights were tuned for {game_name}, not {game}")
-    if tuple(names) != tuple(game.ops.heuristic.WEIGHT_NAMES):
-        raise ValueError(f"{path}: weights {names} do not match the heuristic's "
-                         f"{list(game.ops.heuristic.WEIGHT_NAMES)}")
-    return heuristic_weights(game, np.asarray(weights, np.float64))
+    """The tuned weights as a weights file (what ``heuristic(weights=FILE)`` loads), with
+    their score vs the defaults on fresh deals, and each round's mean weights and best
+    (in-sample) score."""
+    save_weights_file(path, load(result.game), result.best,
+                      {"score_vs_default": list(result.score), "rounds": result.rounds})

@@ -14,34 +14,34 @@ view as the search does, give a mean ``m``; the error is ``(m - z)² - var/rollo
 over positions (the variance term removes the noise of the finite mean). Every candidate meets
 the same positions and the same random numbers, so two candidates differ only by their policies.
 The cross-entropy method (:func:`skip_ai.training.tuning.cross_entropy`) minimises it; the
-result is a tuned-search file (``ismcts(tuned=FILE)``) with the default ``uct_c`` and no prior.
+result is a :class:`agents.search_config.SearchConfig` with the default ``uct_c`` and no prior,
+saved as a tuned-search file (``ismcts(tuned=FILE)``).
+
+(Not to be confused with :mod:`skip_ai.analysis.balance`, which measures how balanced a *game*
+is.)
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
+import pyspiel
+from numba import njit
 from tqdm import tqdm
 
 from agents import make_agent
-from agents.heuristics import heuristic_module
-from numba import njit
+from agents.heuristics import heuristic_module, heuristic_weights
+from agents.search_config import DEFAULT_UCT_C, SearchConfig, save_search_config
+from skip_ai.kernel.family import kernel_family
 from skip_ai.kernel.resample import PLAN_SIZE
 from skip_ai.kernel.rng import base_seed, below, derive, make_rng, uniform
-from skip_ai.kernel.state import CHANCE, H_CUR, MAX_CARDS, TERMINAL, copy_into
+from skip_ai.kernel.state import CHANCE, H_CUR, H_PLAYERS, MAX_CARDS, TERMINAL, copy_into
+from skip_ai.play import play
 from skip_ai.pyspiel_wrapper import KernelGame, load
-from skip_ai.sim import heuristic_weights
-from skip_ai.training.tuning import (
-    DEFAULT_UCT_C,
-    SearchParams,
-    cross_entropy,
-    search_params,
-    write_search,
-)
+from skip_ai.training.tuning import cross_entropy, search_config
 
 POSITIONS_FORMAT = "skip_ai.expert_positions/1"
 
@@ -61,14 +61,9 @@ class Positions:
                          self.targets[rows])
 
 
-@cache
-def _kernel(K) -> SimpleNamespace:
-    """The balancing kernel for game kernel module ``K`` (built once per process)."""
-    return _build(K)
-
-
-def _build(K) -> SimpleNamespace:
-    H = heuristic_module(K)
+@kernel_family
+def _kernel(K, H) -> SimpleNamespace:
+    """The balancing kernel for game kernel module ``K`` and its heuristic module ``H``."""
 
     @njit(cache=True)
     def squared_bias(states, movers, targets, w, eps, rollouts, base, lo, span, out):
@@ -77,7 +72,7 @@ def _build(K) -> SimpleNamespace:
         rng = np.empty(1, np.uint64)
         plan = np.empty(PLAN_SIZE, np.int64)
         sigma = np.empty(MAX_CARDS, np.int64)
-        ret = np.empty(states[0, 0], np.float64)
+        ret = np.empty(states[0, H_PLAYERS], np.float64)
         s = states[0].copy()
         for i in range(states.shape[0]):
             root = states[i]
@@ -124,17 +119,15 @@ def expert_positions(game: str | KernelGame, expert: str, n_games: int, per_game
         game_seed = int(derive(base, i))
         rng = make_rng(game_seed)
         bot = make_agent(expert, g, seed=int(derive(np.uint64(game_seed), 1)))
-        state = g.new_initial_state()
         seen: list[tuple[np.ndarray, int]] = []
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(outcomes[below(rng, len(outcomes))][0])
-                continue
+
+        def keep(state: pyspiel.State, player: int) -> None:
             if len(state.legal_actions()) > 1:
-                seen.append((state.kernel_state(), state.current_player()))
-            state.apply_action(bot.step(state))
-        returns = state.returns()
+                seen.append((state.kernel_state(), player))
+
+        # the generator that dealt goes on to pick the decisions kept
+        returns = play(g.new_initial_state(), [bot] * g.num_players(), rng,
+                       on_turn=keep).returns()
         for k in sorted(set(int(below(rng, len(seen))) for _ in range(per_game))) if seen else []:
             s, p = seen[k]
             states.append(s)
@@ -183,7 +176,8 @@ def rollout_error(game: KernelGame, pos: Positions, weights: np.ndarray, eps: fl
         raise ValueError(f"rollouts must be at least 2 (got {rollouts})")
     lo, span = game.min_utility(), game.max_utility() - game.min_utility()
     out = np.empty(len(pos.targets))
-    _kernel(game.spec.kernel).squared_bias(
+    K = game.spec.kernel
+    _kernel(K, heuristic_module(K)).squared_bias(
         pos.states, pos.movers, pos.targets, heuristic_weights(game, weights),
         float(np.clip(eps, 0.0, 1.0)), rollouts, np.uint64(base_seed(seed)), lo, span, out)
     return float(out.mean())
@@ -194,7 +188,7 @@ class Balancing:
     game: str
     expert: str                  # the player whose self-play gave the positions
     names: tuple[str, ...]       # the heuristic's weight names
-    params: SearchParams         # the default uct_c, no prior, the balanced eps and weights
+    config: SearchConfig         # the default uct_c, no prior, the balanced eps and weights
     rounds: list[dict]           # per round (generation): the mean as a tuned-search vector,
                                  # the best in-sample error removed, the mean's held-out error
     default_error: float         # held-out squared bias of the default rollouts (eps 0)
@@ -233,15 +227,16 @@ def balance(game: str | KernelGame, pos: Positions, rounds: int = 5, population:
     final = np.array(history[-1]["mean"])
     for h in history:  # as tuned-search vectors [ln uct_c, eps, prior_c, *weights]
         h["mean"] = [float(np.log(DEFAULT_UCT_C)), h["mean"][0], 0.0, *h["mean"][1:]]
-    return Balancing(str(g), pos.expert, tuple(g.ops.heuristic.WEIGHT_NAMES),
-                     search_params(np.array(history[-1]["mean"])), history,
+    return Balancing(str(g), pos.expert, tuple(heuristic_module(g.spec.kernel).WEIGHT_NAMES),
+                     search_config(np.array(history[-1]["mean"]), SearchConfig()), history,
                      error(theta0, held), error(final, held))
 
 
 def save_balanced(result: Balancing, path: str | Path) -> None:
     """The balanced search as a tuned-search file (what ``ismcts(tuned=FILE)`` loads), with
     the expert and the held-out errors before and after."""
-    write_search(Path(path), result.game, "", result.names, result.params, result.rounds,
-                  None, {"balanced_on": result.expert,
-                         "held_out_error": {"default": result.default_error,
-                                            "balanced": result.error}})
+    save_search_config(path, load(result.game), result.config,
+                       {"score_vs_plain": None, "balanced_on": result.expert,
+                        "held_out_error": {"default": result.default_error,
+                                           "balanced": result.error},
+                        "rounds": result.rounds})

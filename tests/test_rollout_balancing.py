@@ -1,4 +1,4 @@
-"""Simulation balancing (skip_ai.training.balance): expert positions, the rollouts' squared
+"""Simulation balancing (skip_ai.training.rollout_balancing): expert positions, the rollouts' squared
 bias, the tuning, its file and its commands."""
 
 import json
@@ -8,9 +8,11 @@ import pyspiel
 import pytest
 
 from agents import make_agent
+from agents.heuristics import heuristic_module
+from agents.search_config import load_search_config
 from skip_ai.cli import main
 from skip_ai.kernel.state import H_CUR
-from skip_ai.training.balance import (
+from skip_ai.training.rollout_balancing import (
     Positions,
     balance,
     expert_positions,
@@ -19,7 +21,6 @@ from skip_ai.training.balance import (
     save_balanced,
     save_positions,
 )
-from skip_ai.training.tuning import load_search
 
 GAME = "skip_brook(players=4)"
 EXPERT = "ismcts(iterations=30)"
@@ -37,11 +38,9 @@ def test_expert_positions_are_decisions_with_their_movers_final_return(positions
     assert 6 < n <= 30 and pos.states.shape == (n, len(game.initial))
     assert np.array_equal(pos.states[:, H_CUR], pos.movers)
     assert set(np.unique(pos.targets)) <= {0.0, 0.5, 1.0}  # Brook: lost, drawn, won
+    legal = np.empty(game.num_distinct_actions(), np.int64)
     for s in pos.states:  # every kept decision had a choice
-        state = game.new_initial_state()
-        state._s[:] = s
-        state._cur = int(s[H_CUR])
-        assert len(state.legal_actions()) > 1
+        assert game.spec.kernel.legal_actions(s.copy(), legal) > 1
     again = expert_positions(GAME, EXPERT, n_games=6, per_game=5, seed=3, progress=False)
     assert np.array_equal(again.states, pos.states) and np.array_equal(again.targets,
                                                                        pos.targets)
@@ -80,7 +79,7 @@ def test_rollout_error_is_reproducible_and_unbiased_in_the_number_of_rollouts(po
     """The variance correction makes the estimate of the squared bias independent of how many
     playouts average it (up to noise); without it, few playouts would look worse."""
     game = pyspiel.load_game(GAME)
-    w = game.ops.heuristic.WEIGHTS
+    w = heuristic_module(game.spec.kernel).WEIGHTS
     assert rollout_error(game, positions, w, 0.2, 8, seed=1) == \
         rollout_error(game, positions, w, 0.2, 8, seed=1)
     few = np.mean([rollout_error(game, positions, w, 0.2, 4, seed=s) for s in range(20)])
@@ -98,19 +97,19 @@ def test_balancing_gives_a_search_file_that_ismcts_loads(positions, tmp_path):
                 progress=False)
     assert [h["round"] for h in r.rounds] == [0, 1]
     assert all(len(h["mean"]) == 3 + len(r.names) and "held_out_error" in h for h in r.rounds)
-    assert 0 <= r.params.rollout_eps <= 1 and r.params.prior_c == 0
+    assert 0 <= r.config.rollout_eps <= 1 and r.config.effective_prior_c == 0
     path = tmp_path / "balanced.json"
     save_balanced(r, path)
     data = json.loads(path.read_text())
     assert data["balanced_on"] == EXPERT and data["held_out_error"]["default"] == r.default_error
-    back = load_search(path, game)
-    assert back.rollout_eps == r.params.rollout_eps
-    assert np.array_equal(back.weights, r.params.weights)
+    back = load_search_config(path, game)
+    assert back.rollout_eps == r.config.rollout_eps
+    assert back.weights == r.config.weights and not back.heuristic_prior
     state = game.new_initial_state()
     while state.is_chance_node():
         state.apply_action(state.legal_actions()[0])
     bot = make_agent(f"ismcts(iterations=40,tuned={path})", game, seed=2)
-    assert bot.rollout_eps == r.params.rollout_eps and not bot.heuristic_prior
+    assert bot.config.rollout_eps == r.config.rollout_eps and not bot.config.heuristic_prior
     assert bot.step(state) in state.legal_actions()
     with pytest.raises(ValueError, match="positions are from"):
         balance(pyspiel.load_game("skip_brook(players=2)"), positions, progress=False)
