@@ -80,7 +80,7 @@ class ISMCTSBot(pyspiel.Bot):
         self.game = game
         self.config = config
         self.seed = int(seed)
-        model = PolicyValueNet.load(config.model, str(game)) if config.model else None
+        model = PolicyValueNet.load(config.model, game) if config.model else None
         value_after, side = _leaf_values(game, model, config.value_after)
         self.settings = Settings(
             uct_c=config.uct_c,
@@ -141,7 +141,7 @@ class ISMCTSBot(pyspiel.Bot):
                     break
             else:
                 left = budget.seconds - (time.perf_counter() - start)
-                if left <= 0:
+                if left <= 0 and meta[M_ITERATIONS] > 0:  # at least one, whatever the clock
                     break
                 want = chunk
                 if rate > 0:  # a chunk that would run past the budget is cut to fit it

@@ -25,8 +25,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-
+import pyspiel
 from numba import njit
+
+from skip_ai.pyspiel_wrapper import same_game
 
 FORMAT = "skip_ai.policy_value_net/1"
 _KEYS = {"format", "game", "obs_size", "num_actions", "generation", "dims", "params"}
@@ -71,10 +73,18 @@ class PolicyValueNet:
         parts.append(np.zeros(param_count(dims) - sum(len(p) for p in parts)))
         return cls(game, dims, np.concatenate(parts).astype(np.float64), 0)
 
-    def check_game(self, game: str) -> None:
-        """Refuse a model trained for another game (the full game strings must match)."""
-        if self.game != game:
+    def check_game(self, game: str | pyspiel.Game) -> None:
+        """Refuse a model trained for another game (the full game strings must match); given
+        the game itself, also a model whose input or output size is not the game's, which
+        the search would read past the end of the observation or the moves."""
+        if not same_game(self.game, game):
             raise ValueError(f"this model was trained for {self.game}, not {game}")
+        if isinstance(game, pyspiel.Game):
+            sizes = (game.observation_tensor_size(), game.num_distinct_actions())
+            if (self.obs_size, self.num_actions) != sizes:
+                raise ValueError(f"this model reads {self.obs_size} observation values and "
+                                 f"scores {self.num_actions} actions; {game} has {sizes[0]} "
+                                 f"and {sizes[1]}")
 
     def save(self, path: str | Path) -> None:
         """Write the model as ``.npz`` (no pickles), atomically (temporary name, rename)."""
@@ -88,8 +98,10 @@ class PolicyValueNet:
         tmp.replace(path)
 
     @classmethod
-    def load(cls, path: str | Path, game: str | None = None) -> "PolicyValueNet":
-        """Read a model saved by :meth:`save`; with ``game``, refuse a model for another."""
+    def load(cls, path: str | Path, game: str | pyspiel.Game | None = None
+             ) -> "PolicyValueNet":
+        """Read a model saved by :meth:`save`; with ``game``, refuse a model for another (or,
+        given the game itself, of other sizes)."""
         path = Path(path)
         if not path.is_file():
             raise ValueError(f"no model file at {path}")
@@ -119,7 +131,10 @@ class PolicyValueNet:
             raise ValueError(f"{path}: the parameters hold NaN or infinite values")
         net = cls(str(data["game"]), dims, params.astype(np.float64), int(data["generation"]))
         if game is not None:
-            net.check_game(game)
+            try:
+                net.check_game(game)
+            except ValueError as e:
+                raise ValueError(f"{path}: {e}") from None
         return net
 
     def forward(self, obs: np.ndarray, policy: bool = True

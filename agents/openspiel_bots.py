@@ -11,7 +11,9 @@ reading the other players' hands.
 
 from __future__ import annotations
 
+import math
 import time
+from typing import Callable
 
 import numpy as np
 import pyspiel
@@ -32,6 +34,10 @@ class OpenSpielISMCTS(ismcts.ISMCTSBot):
         if (iterations is None) == (seconds is None):
             raise ValueError("openspiel_ismcts needs exactly one budget: iterations=N or "
                              "seconds=S")
+        _check("iterations", iterations, "a positive integer", lambda x: x >= 1, whole=True)
+        _check("seconds", seconds, "a positive finite number", lambda x: x > 0)
+        _check("uct_c", uct_c, "a finite number ≥ 0", lambda x: x >= 0)
+        _check("rollouts", rollouts, "a positive integer", lambda x: x >= 1, whole=True)
         rs = np.random.RandomState(seed % (1 << 32))
         evaluator = mcts.RandomRolloutEvaluator(n_rollouts=rollouts, random_state=rs)
         super().__init__(game, evaluator, uct_c=uct_c,
@@ -57,6 +63,19 @@ class OpenSpielISMCTS(ismcts.ISMCTSBot):
             raise _TimeUp
         self.last_iterations += 1
         return super().sample_root_state(state)
+
+
+def _check(name: str, value: object, what: str, ok: Callable[[float], bool],
+           whole: bool = False) -> None:
+    """One line naming the option unless ``value`` (None: not given) is a finite number,
+    whole if asked, that is ``ok``."""
+    if value is None:
+        return
+    number = isinstance(value, (int, float, np.integer, np.floating)) \
+        and not isinstance(value, bool)
+    if not number or not math.isfinite(value) or (whole and value != int(value)) \
+            or not ok(value):
+        raise ValueError(f"openspiel_ismcts: {name} must be {what} (got {value!r})")
 
 
 @agent_kind("openspiel_ismcts")

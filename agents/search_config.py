@@ -24,7 +24,7 @@ from typing import Any, Callable
 import numpy as np
 
 from agents.heuristics import heuristic_module, heuristic_weights
-from skip_ai.pyspiel_wrapper import KernelGame
+from skip_ai.pyspiel_wrapper import KernelGame, same_game
 
 FORMAT = "skip_ai.search_params/1"
 DEFAULT_UCT_C = 0.7
@@ -189,7 +189,7 @@ def load_search_config(path: str | Path, game: KernelGame) -> SearchConfig:
         weights = [float(w) for w in data["weights"]]
     except (ValueError, KeyError, TypeError, AttributeError) as e:
         raise ValueError(f"{path} is not a tuned search file: {e}") from None
-    if game_name != str(game):
+    if not same_game(game_name, game):
         raise ValueError(f"{path}: this search was tuned for {game_name}, not {game}")
     expected = list(heuristic_module(game.spec.kernel).WEIGHT_NAMES)
     if list(names) != expected or len(weights) != len(names):

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from agents.heuristics import heuristic_module, heuristic_weights
-from skip_ai.pyspiel_wrapper import KernelGame
+from skip_ai.pyspiel_wrapper import KernelGame, same_game
 
 FORMAT = "skip_ai.heuristic_weights/1"
 
@@ -46,7 +46,7 @@ def load_weights(path: str | Path, game: KernelGame) -> np.ndarray:
         game_name, names, weights = data["game"], data["names"], data["weights"]
     except (ValueError, KeyError, TypeError, AttributeError) as e:
         raise ValueError(f"{path} is not a weights file: {e}") from None
-    if game_name != str(game):
+    if not same_game(game_name, game):
         raise ValueError(f"{path}: these weights were tuned for {game_name}, not {game}")
     expected = list(heuristic_module(game.spec.kernel).WEIGHT_NAMES)
     if list(names) != expected:

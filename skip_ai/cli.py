@@ -7,7 +7,7 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 import numpy as np
 import pyspiel
@@ -122,6 +122,10 @@ def _simulate(args: argparse.Namespace) -> int:
     from skip_ai.pyspiel_wrapper import load
     from skip_ai.sim import outcome_keys, simulate, summary
 
+    from skip_ai.paths import output_file
+
+    if args.out:
+        output_file(args.out, "--out")
     df = simulate(args.game, args.n, seed=args.seed, policy=args.policy, progress=True)
     s = summary(df)
     game = load(args.game)
@@ -146,6 +150,9 @@ def _simulate(args: argparse.Namespace) -> int:
 def _report(args: argparse.Namespace) -> int:
     from skip_ai.analysis import write_report
 
+    from skip_ai.paths import output_folder
+
+    output_folder(args.to or args.out, "--to" if args.to else "the batch folder")
     print(f"wrote {write_report(args.out, n_boot=args.bootstrap, dest=args.to)}")
     return 0
 
@@ -191,6 +198,9 @@ def _train(args: argparse.Namespace) -> int:
 def _positions(args: argparse.Namespace) -> int:
     from skip_ai.training import rollout_balancing
 
+    from skip_ai.paths import output_file
+
+    output_file(args.out, "--out")
     pos = rollout_balancing.expert_positions(args.game, args.expert, args.games, args.per_game,
                                              seed=args.seed)
     rollout_balancing.save_positions(pos, args.out)
@@ -204,14 +214,21 @@ def _tune(args: argparse.Namespace) -> int:
 
     if args.search and args.balance:
         raise ValueError("--search and --balance are two tunings: give one")
+    from skip_ai.paths import output_file
+
+    output_file(args.out, "--out")
+    # the defaults differ by tuning: heuristic / search / balance
+    rounds = _given(args.rounds, 4 if args.search else 5)
+    population = _given(args.population, 8 if args.search else 16)
+    elite = _given(args.elite, 2 if args.search else 4)
+    deals = _given(args.deals, 10 if args.search else 500)
     if args.balance:
         from skip_ai.pyspiel_wrapper import load
 
         game = load(args.game)
         positions = rollout_balancing.load_positions(args.balance, game)
-        r = rollout_balancing.balance(game, positions, rounds=args.rounds or 5,
-                                      population=args.population or 16, elite=args.elite or 4,
-                                      rollouts=args.rollouts, seed=args.seed)
+        r = rollout_balancing.balance(game, positions, rounds=rounds, population=population,
+                                      elite=elite, rollouts=args.rollouts, seed=args.seed)
         rollout_balancing.save_balanced(r, args.out)
         s = r.config
         print(f"{r.game}: rollout_eps {s.rollout_eps:.3f}, weights "
@@ -220,9 +237,8 @@ def _tune(args: argparse.Namespace) -> int:
               f"{r.error:.4f}; saved to {args.out} (use ismcts(seconds=S,tuned={args.out}))")
         return 0
     if args.search:
-        r = tuning.tune_search(args.game, budget=args.search, rounds=args.rounds or 4,
-                               population=args.population or 8, elite=args.elite or 2,
-                               deals=args.deals or 10, seed=args.seed,
+        r = tuning.tune_search(args.game, budget=args.search, rounds=rounds,
+                               population=population, elite=elite, deals=deals, seed=args.seed,
                                eval_deals=args.eval_deals,
                                tune=tuple(args.tune.split(",")) if args.tune else
                                tuning.SEARCH_PARAMS)
@@ -235,14 +251,42 @@ def _tune(args: argparse.Namespace) -> int:
               f"[{r.score[1]:.3f}, {r.score[2]:.3f}]; saved to {args.out} (use "
               f"ismcts({r.budget},tuned={args.out}))")
         return 0
-    r = tuning.tune_heuristic(args.game, rounds=args.rounds or 5,
-                              population=args.population or 16, elite=args.elite or 4,
-                              deals=args.deals or 500, seed=args.seed)
+    r = tuning.tune_heuristic(args.game, rounds=rounds, population=population, elite=elite,
+                              deals=deals, seed=args.seed)
     tuning.save_weights(r, args.out)
     print(f"{r.game}: tuned {dict(zip(r.names, r.best.round(3).tolist()))}\n"
           f"vs the defaults on fresh deals: {r.score[0]:.3f} [{r.score[1]:.3f}, "
           f"{r.score[2]:.3f}]; saved to {args.out} (use heuristic(weights={args.out}))")
     return 0
+
+
+def _given(value: int | None, default: int) -> int:
+    """An option's value, or its default when it was not given (0 is a value, refused by
+    the option's type, never a silent default)."""
+    return default if value is None else value
+
+
+def _at_least(low: int):
+    """An option's type: a whole number ≥ ``low``."""
+    def whole(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be at least {low} (got {value})")
+        return value
+    return whole
+
+
+_positive, _natural = _at_least(1), _at_least(0)
+
+
+class _Parser(argparse.ArgumentParser):
+    """Bad options are one line (argparse's usage block buries it), with where to look."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
 def _score_names(game) -> list[str]:
@@ -253,8 +297,8 @@ def _score_names(game) -> list[str]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="skip-ai", description=__doc__)
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser = _Parser(prog="skip-ai", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     sub.add_parser("games", help="list every game with its parameters and defaults")
     rulp = sub.add_parser("rules", help="print a game's rules (without GAME: the list of "
                           "games)")
@@ -271,19 +315,19 @@ def build_parser() -> argparse.ArgumentParser:
     mat.add_argument("game")
     mat.add_argument("spec_a", help='agent A, e.g. "ismcts(iterations=1000)"')
     mat.add_argument("spec_b", help="agent B")
-    mat.add_argument("-n", type=int, default=100, help="number of deals (each played in "
+    mat.add_argument("-n", type=_positive, default=100, help="number of deals (each played in "
                      "every seating)")
     mat.add_argument("--seed", type=int, default=0)
     simp = sub.add_parser("simulate", help="play a batch inside the kernel and summarise it")
     simp.add_argument("game")
-    simp.add_argument("-n", type=int, default=10000, help="number of games")
+    simp.add_argument("-n", type=_positive, default=10000, help="number of games")
     simp.add_argument("--seed", type=int, default=0)
     simp.add_argument("--policy", default="random")
     simp.add_argument("--out", help="write one row per game to this Parquet file")
     tour = sub.add_parser("tournament", help="a round robin of agents on duplicate deals, "
                           "recorded as Parquet shards (run again to resume)")
     tour.add_argument("config", help="the batch's TOML config")
-    tour.add_argument("--workers", type=int, help="processes (default: the config's workers)")
+    tour.add_argument("--workers", type=_positive, help="processes (default: the config's workers)")
     tour.add_argument("--backend", default="local", choices=["local", "ray"],
                       help="local: a process pool here; ray: Ray tasks (pip install "
                       "'skip-ai[ray]')")
@@ -304,15 +348,15 @@ def build_parser() -> argparse.ArgumentParser:
                       "(rollout_eps and the heuristic's weights) by simulation balancing: their "
                       "mean outcome should match the expert's in these positions (skip-ai "
                       "positions)")
-    tune.add_argument("--rollouts", type=int, default=16, help="with --balance: playouts per "
+    tune.add_argument("--rollouts", type=_positive, default=16, help="with --balance: playouts per "
                       "position (default 16)")
-    tune.add_argument("--rounds", type=int, help="default 5 (heuristic, balance) / 4 (search)")
-    tune.add_argument("--population", type=int, help="default 16 / 8")
-    tune.add_argument("--elite", type=int, help="default 4 / 2")
-    tune.add_argument("--deals", type=int, help="deals per candidate: default 500 / 10")
+    tune.add_argument("--rounds", type=_positive, help="default 5 (heuristic, balance) / 4 (search)")
+    tune.add_argument("--population", type=_positive, help="default 16 / 8")
+    tune.add_argument("--elite", type=_positive, help="default 4 / 2")
+    tune.add_argument("--deals", type=_positive, help="deals per candidate: default 500 / 10")
     tune.add_argument("--tune", metavar="P,Q", help="with --search: the parameters to tune, "
                       "among uct_c, rollout_eps, prior_c, weights (default all four)")
-    tune.add_argument("--eval-deals", type=int, default=0, help="with --search: also score "
+    tune.add_argument("--eval-deals", type=_natural, default=0, help="with --search: also score "
                       "each generation against the untuned search on this many fresh deals")
     tune.add_argument("--seed", type=int, default=0)
     posp = sub.add_parser("positions", help="expert positions for simulation balancing: "
@@ -320,14 +364,14 @@ def build_parser() -> argparse.ArgumentParser:
     posp.add_argument("game")
     posp.add_argument("--expert", default="ismcts(iterations=1000)", help="the self-playing "
                       "agent (default ismcts(iterations=1000))")
-    posp.add_argument("--games", type=int, default=250)
-    posp.add_argument("--per-game", type=int, default=8, help="decisions kept per game")
+    posp.add_argument("--games", type=_positive, default=250)
+    posp.add_argument("--per-game", type=_positive, default=8, help="decisions kept per game")
     posp.add_argument("--seed", type=int, default=0)
     posp.add_argument("--out", required=True, help="positions file to write (.npz)")
     rep = sub.add_parser("report", help="analyse a batch's records: OUT/report.md and "
                          "OUT/figures/*.png")
     rep.add_argument("out", help="the batch folder (holding records/) or a records folder")
-    rep.add_argument("--bootstrap", type=int, default=200, metavar="N",
+    rep.add_argument("--bootstrap", type=_positive, default=200, metavar="N",
                      help="bootstrap samples for the intervals (default 200)")
     rep.add_argument("--to", metavar="DIR", help="write the report here instead of OUT "
                      "(e.g. results/small-study)")

@@ -324,6 +324,19 @@ def spec_of(game_string: str) -> GameSpec:
     return REGISTRY[name]
 
 
+def same_game(recorded: str, game: pyspiel.Game | str) -> bool:
+    """Is the game string ``recorded`` in a file (weights, a tuned search, a model, positions)
+    the variant ``game``? Compared after loading, so a file written before a game gained a
+    parameter (Little Country's ``pelicans``) names the variant it always meant, the new
+    parameter at its default."""
+    if recorded == str(game):
+        return True
+    try:
+        return str(load(recorded)) == str(game)
+    except (ValueError, pyspiel.SpielError):
+        return False
+
+
 def load(game_string: str) -> KernelGame:
     """Our game ``game_string`` (dependent defaults filled in: :func:`load_game`), with a clear
     error for games that are not ours."""

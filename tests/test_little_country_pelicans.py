@@ -1,5 +1,7 @@
 """RULES.md §4.6 (Little Country with pelicans), through the public API."""
 
+from pathlib import Path
+
 import pyspiel
 import pytest
 
@@ -136,3 +138,16 @@ def test_the_observation_shows_where_the_pelicans_are():
 def test_title_names_the_pelicans():
     state = pyspiel.load_game("skip_little_country(deck=36,pelicans=3)").new_initial_state()
     assert str(state).startswith("Little Country, 4 players, 36 cards and 3 pelicans")
+
+
+def test_files_written_before_pelicans_still_name_their_game():
+    # a tuned file committed before the parameter existed spells the game without it
+    from agents.search_config import load_search_config
+    from skip_ai.pyspiel_wrapper import load, same_game
+
+    game = load("skip_little_country")
+    assert same_game("skip_little_country(deck=52,jokers=False,players=4)", game)
+    assert not same_game("skip_little_country(deck=52,jokers=False,players=6)", game)
+    assert not same_game("skip_little_country(pelicans=2)", game)
+    committed = Path(__file__).parents[1] / "results/training/little_country-balanced.json"
+    assert load_search_config(committed, game)

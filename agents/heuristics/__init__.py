@@ -46,4 +46,7 @@ def heuristic_weights(game: KernelGame, weights: np.ndarray | None = None) -> np
     if w.shape != default.shape:
         raise ValueError(f"{game.spec.short_name}: the heuristic takes {default.shape[0]} "
                          f"weights, got {w.shape}")
+    if not np.isfinite(w).all():  # a NaN makes every move's score NaN: no move is best
+        raise ValueError(f"{game.spec.short_name}: the heuristic's weights must be finite "
+                         f"numbers (got {w.tolist()})")
     return w

@@ -22,11 +22,13 @@ Every mistake is a :class:`TrainConfigError` naming the file and the field.
 
 from __future__ import annotations
 
+import math
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 from agents import make_agent, parse_spec
+from skip_ai.paths import output_folder
 from skip_ai.pyspiel_wrapper import load
 
 _DEFAULTS = {"seed": 0, "hidden": [], "epochs": 30, "lr": 0.01, "l2": 1e-4, "window": 2,
@@ -93,8 +95,12 @@ def load_train_config(path: str | Path) -> TrainConfig:
         if not isinstance(c[key], int) or isinstance(c[key], bool) or c[key] < 1:
             raise TrainConfigError(f"{path}: {key} must be a positive integer (got {c[key]!r})")
     for key in ("lr", "l2"):
-        if not isinstance(c[key], (int, float)) or c[key] < 0:
-            raise TrainConfigError(f"{path}: {key} must be a number ≥ 0 (got {c[key]!r})")
+        if isinstance(c[key], bool) or not isinstance(c[key], (int, float)) \
+                or not math.isfinite(c[key]) or c[key] < 0:
+            raise TrainConfigError(f"{path}: {key} must be a finite number ≥ 0 "
+                                   f"(got {c[key]!r})")
+    if "out" in raw and not isinstance(raw["out"], str):
+        raise TrainConfigError(f"{path}: out must be a folder's path (got {raw['out']!r})")
     if not isinstance(c["hidden"], list) or not all(
             isinstance(h, int) and h > 0 for h in c["hidden"]):
         raise TrainConfigError(f"{path}: hidden must be a list of positive integers")
@@ -109,7 +115,11 @@ def load_train_config(path: str | Path) -> TrainConfig:
             make_agent(c[key], game)
         except ValueError as e:
             raise TrainConfigError(f"{path}: {key}: {e}") from None
+    out = Path(c.get("out", f"runs/{c['name']}"))
+    try:
+        output_folder(out, "out")
+    except ValueError as e:
+        raise TrainConfigError(f"{path}: {e}") from None
     return TrainConfig(str(c["name"]), str(game), int(c["seed"]), c["generations"], c["games"],
                        c["search"], tuple(c["hidden"]), c["epochs"], float(c["lr"]),
-                       float(c["l2"]), c["window"], c["eval_deals"], c["eval_search"],
-                       Path(c.get("out", f"runs/{c['name']}")))
+                       float(c["l2"]), c["window"], c["eval_deals"], c["eval_search"], out)

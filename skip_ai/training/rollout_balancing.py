@@ -40,7 +40,7 @@ from skip_ai.kernel.resample import PLAN_SIZE
 from skip_ai.kernel.rng import base_seed, below, derive, make_rng, uniform
 from skip_ai.kernel.state import CHANCE, H_CUR, H_PLAYERS, MAX_CARDS, TERMINAL, copy_into
 from skip_ai.play import play
-from skip_ai.pyspiel_wrapper import KernelGame, load
+from skip_ai.pyspiel_wrapper import KernelGame, load, same_game
 from skip_ai.training.tuning import cross_entropy, search_config
 
 POSITIONS_FORMAT = "skip_ai.expert_positions/1"
@@ -162,7 +162,7 @@ def load_positions(path: str | Path, game: KernelGame) -> Positions:
                             f["movers"].astype(np.int64), f["targets"].astype(np.float64))
     except (ValueError, KeyError, OSError) as e:
         raise ValueError(f"{path} is not an expert positions file: {e}") from None
-    if pos.game != str(game):
+    if not same_game(pos.game, game):
         raise ValueError(f"{path}: these positions are from {pos.game}, not {game}")
     if pos.states.ndim != 2 or pos.states.shape[1] != len(game.initial):
         raise ValueError(f"{path}: states of length {pos.states.shape[1:]} do not fit {game}")
@@ -203,7 +203,7 @@ def balance(game: str | KernelGame, pos: Positions, rounds: int = 5, population:
     positions (the last games) is kept out of the search and gives the errors reported; the
     result is the last round's mean."""
     g = load(game) if isinstance(game, str) else game
-    if pos.game != str(g):
+    if not same_game(pos.game, g):
         raise ValueError(f"these positions are from {pos.game}, not {g}")
     if not 0 < holdout < 1:
         raise ValueError(f"holdout must be in (0, 1) (got {holdout})")
