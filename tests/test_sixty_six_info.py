@@ -10,7 +10,7 @@ from test_sixty_six_rules import GAME_HANDS, dealt, nines_state
 from agents import make_agent
 from skip_ai.games import sixty_six as K
 from skip_ai.kernel.rng import make_rng
-from skip_ai.kernel.state import NUM_CARDS
+from skip_ai.kernel.state import LOC, NUM_CARDS
 from skip_ai.scenario import play
 
 SUITS = "scdh"
@@ -179,7 +179,7 @@ def test_a_world_that_uniform_draws_rarely_hit_still_fits_every_fact():
         r = state.resample_from_infostate(3, rng=make_rng(seed))
         s = r.kernel_state()
         assert K.facts_hold(s)
-        assert sum(1 for c in range(NUM_CARDS) if s[K.LOC + c] == 2
+        assert sum(1 for c in range(NUM_CARDS) if s[LOC + c] == 2
                    and (K.PICTURES >> c) & 1) == 6
         same_view(r, state, 3)
 

@@ -40,7 +40,7 @@ WEIGHTS = np.array([66.0, 8.0, 1.0, 30.0], np.float64)
 
 @njit(cache=True)
 def _first_legal(s):
-    cards_mask, extra = K._legal(s)
+    cards_mask, extra = K.legal_masks(s)
     if cards_mask:
         return lowest(cards_mask)
     return 52 + lowest(extra)
@@ -129,7 +129,7 @@ def _play(s, rng, w, cards_mask, extra):
 
 @njit(cache=True)
 def act(s, rng, w):
-    cards_mask, extra = K._legal(s)
+    cards_mask, extra = K.legal_masks(s)
     ph = s[K.SX_PHASE]
     if ph == K.PH_PLAY:
         return _play(s, rng, w, cards_mask, extra)
