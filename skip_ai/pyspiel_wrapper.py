@@ -297,15 +297,15 @@ class KernelState(pyspiel.State):
 
     def replay(self, sigma: np.ndarray | None = None,
                world: np.ndarray | None = None) -> "KernelState":
-        """A new state built by replaying this history (card ids mapped through ``sigma``;
-        with the resampled kernel state ``world``, hidden choices as that world has them:
-        ``GameSpec.remap_choice``)."""
+        """A new state built by replaying this history; with the card permutation ``sigma``,
+        each action rewritten by ``GameSpec.remap`` towards ``world``, the kernel state that
+        ``resample`` drew with ``sigma`` (without one, this state: only cards are relabelled)."""
         new = self.get_game().new_initial_state()
-        start = self.spec.remap_start(self._s)
-        for i, item in enumerate(self.full_history()):
+        target = self._s if world is None else world
+        for item in self.full_history():
             a = item.action
-            if sigma is not None and i >= start:
-                a = self.spec.remap_action(item.player, a, sigma, world, new._s)
+            if sigma is not None:
+                a = self.spec.remap(target, new._s, item.player, a, sigma)
             new.apply_action(a)
         return new
 

@@ -213,7 +213,7 @@ def test_the_search_alone_gives_consistent_canonical_worlds(params):
 
 
 def test_other_games_replay_as_before():
-    """``remap_choice`` is Sixty-six's own: a game without it replays players' actions."""
+    """Sixty-six's ``remap`` is its own: another game replays players' actions as played."""
     states, _ = random_states(pyspiel.load_game("skip_brook"), seed=1, count=3)
     for state in states:
         r = state.resample_from_infostate(state.current_player(), rng=make_rng(3))

@@ -5,10 +5,9 @@ import sys
 from skip_ai.games.spec import GameSpec, Param
 
 from .actions import NUM_ACTIONS
-from .layout import SX_DEAL_START
 from .observation_tensor import OBS_SIZE
 from .text import TEAM_NAMES, action_to_string, chance_text, public_record, table_lines, title
-from .worlds import remap_choice
+from .worlds import remap
 
 
 def _any_extra(p: dict) -> bool:
@@ -56,7 +55,5 @@ SPEC = GameSpec(
     partners_alternate=True,
     chance_text=chance_text,
     public_record=public_record,
-    remap_start=lambda s: int(s[SX_DEAL_START]),
-    remap_player_cards=True,
-    remap_choice=remap_choice,
+    remap=remap,
 )

@@ -6,8 +6,8 @@ among the legal ones (a resolved game's catches are public and stay). Every publ
 kept: first-round cards stay first-round cards, voids (``NOT_HOLD``, ``SX_NOT1``), and the
 facts of ``facts.py``. Worlds are drawn uniformly until one fits (``TRIES``), else searched
 for (``world_search``; never a world that contradicts a public event); either way they depend
-only on p's information and the generator. ``remap_choice`` writes the redrawn catches into
-the replayed history.
+only on p's information and the generator. ``remap`` writes the redrawn catches into the
+replayed history.
 """
 
 import numpy as np
@@ -23,7 +23,7 @@ from skip_ai.kernel.resample import (
 )
 from skip_ai.kernel.resample import plan_player_only as resample_plan  # noqa: F401  (kernel API)
 from skip_ai.kernel.rng import below
-from skip_ai.kernel.state import NUM_CARDS
+from skip_ai.kernel.state import CHANCE, H_MOVES, NUM_CARDS
 
 from .actions import CATCH0
 from .extras.nines_games import catch_suits
@@ -31,6 +31,7 @@ from .facts import facts_hold
 from .layout import (
     PH_NG_CATCH,
     PH_NG_TARGET,
+    SX_DEAL_START,
     SX_NG_CATCH,
     SX_NG_INIT,
     SX_NG_STEP,
@@ -54,7 +55,7 @@ def resample(s, p, rng, sigma):
     until one fits, else by a search that always finds one (``fitting_assignment``): never
     a world that contradicts a public event. Then the catchers' suits that ``p`` did not see
     are drawn anew (``redraw_catches``). ``sigma`` receives the card permutation; the
-    redrawn choices are read from the world (``remap_choice``)."""
+    redrawn choices are read from the world (``remap``)."""
     resample_tries(s, p, rng, sigma, TRIES)
 
 
@@ -121,9 +122,17 @@ def redraw_catches(s, p, rng):
             s[SX_NG_CATCH + i] = kth(suits, below(rng, popcount(suits)))
 
 
-def remap_choice(world: np.ndarray, before: np.ndarray, action: int) -> int:
-    """``GameSpec.remap_choice``: a catch of the nines game under way in the resampled
-    ``world`` is the suit that world drew (``redraw_catches``); every other action stays."""
+def remap(world: np.ndarray, before: np.ndarray, actor: int, action: int,
+          sigma: np.ndarray) -> int:
+    """``GameSpec.remap``: ``resample`` re-deals the current deal only, so the actions of
+    earlier deals replay as played. In this deal chance outcomes and players' card actions go
+    through ``sigma`` (a face-down discard may be a hidden card; a public card maps to
+    itself), and a catch of the nines game under way in ``world`` is the suit that world drew
+    (``redraw_catches``)."""
+    if before[H_MOVES] < world[SX_DEAL_START]:
+        return action
+    if actor == CHANCE or action < NUM_CARDS:
+        return int(sigma[action])
     if (world[SX_PHASE] in (PH_NG_CATCH, PH_NG_TARGET) and before[SX_PHASE] == PH_NG_CATCH
             and before[SX_NG_INIT] == world[SX_NG_INIT]):
         return CATCH0 + int(world[SX_NG_CATCH + before[SX_NG_STEP]])
