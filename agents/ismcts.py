@@ -228,7 +228,7 @@ def _leaf_values(game: KernelGame, model: PolicyValueNet | None,
     if not isinstance(value_after, int) or value_after < 0:
         raise ValueError(f"ismcts: value_after must be an integer ≥ 0 (got {value_after})")
     if game.spec.team_game:
-        side = np.asarray(game.spec.teams(n), np.int64)
+        side = game.teams()
     elif n == 2:
         side = np.arange(2, dtype=np.int64)
     else:

@@ -25,7 +25,7 @@ import pyspiel
 from skip_ai.games.spec import GameSpec
 from skip_ai.kernel.engine import engine
 from skip_ai.kernel.rng import make_rng
-from skip_ai.kernel.state import CHANCE, H_CUR, NUM_CARDS, TERMINAL
+from skip_ai.kernel.state import CHANCE, H_CUR, NUM_CARDS, TERMINAL, team_of
 
 REGISTRY: dict[str, GameSpec] = {}
 """Every registered game by short name, in registration order."""
@@ -106,6 +106,11 @@ class KernelGame(pyspiel.Game):
 
     def new_initial_state(self) -> "KernelState":
         return self.state_cls(self)
+
+    def teams(self) -> np.ndarray:
+        """The team (0 or 1) of every seat, as the kernel seats them (``team_of``)."""
+        return np.array([team_of(self.initial, q) for q in range(self.num_players())],
+                        np.int64)
 
     def make_py_observer(self, iig_obs_type=None, params=None):
         if params:

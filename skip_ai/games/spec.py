@@ -108,9 +108,6 @@ class GameSpec:
     team_game: bool = True
     """Team games (RULES §0.5) compare one score per team and have a winning team; games
     played each for themselves (Pyatki) have one score per seat."""
-    partners_alternate: bool = False
-    """Partners sit alternately (team = seat mod 2, Sixty-six for four) instead of side by
-    side (RULES §0.2); the kernel's ``init`` sets ``H_TEAMS`` to match."""
     check: Callable[[dict], None] = field(default=lambda params: None)
     """Cross-parameter validation; raises ValueError naming the problem."""
     private_lines: Callable[[np.ndarray, int], list[str]] = field(default=lambda s, p: [])
@@ -143,11 +140,6 @@ class GameSpec:
     def seat_teams(self) -> "text.TeamNames":
         """The team names to label seats with; None in a game played each for themselves."""
         return self.team_names if self.team_game else None
-
-    def teams(self, n: int) -> np.ndarray:
-        """The team of every seat of an ``n``-seat team game (0 or 1)."""
-        seats = np.arange(n)
-        return seats % 2 if self.partners_alternate else (2 * seats >= n).astype(int)
 
     def render(self, s: np.ndarray) -> str:
         """``str(state)``: the whole position, every hand included."""

@@ -4,17 +4,11 @@ from __future__ import annotations
 
 from skip_ai import cards
 from skip_ai.kernel.bits import popcount
-from skip_ai.kernel.state import CHANCE, H_CUR, H_MOVES, H_PLAYERS, H_TEAMS, HAND, TERMINAL
+from skip_ai.kernel.state import CHANCE, H_CUR, H_MOVES, H_PLAYERS, HAND, TERMINAL, team_of
 
 
 def players(s) -> int:
     return int(s[H_PLAYERS])
-
-
-def team_of(s, seat: int) -> int:
-    if s[H_TEAMS]:  # partners alternate
-        return seat % 2
-    return seat // (players(s) // 2)
 
 
 def hand_cards(s, seat: int) -> list[int]:

@@ -36,6 +36,7 @@ from .state import (
     TERMINAL,
     play_public,
     prove_absent_mask,
+    team_of,
     unplaced_cards,
 )
 
@@ -192,7 +193,7 @@ def write_observation(s, p, out, base, max_size):
     fields named relative to ``p``'s team (own first): ``[0,54)`` / ``[54,108)`` card lies on
     the own / other field; ``[108,162)`` / ``[162,216)`` card is the top of a pile on the own /
     other field; ``[216,270)`` at a pile's bottom card, its size / ``max_size``."""
-    mine = p // (s[0] // 2)
+    mine = team_of(s, p)
     for c in range(NUM_CARDS):
         loc = s[LOC + c]
         if loc == LOC_FIELD + mine:

@@ -1,6 +1,6 @@
 """classic_sixty_six_4p — Sixty-six for four («Шуба вчетвером», RULES.md §12).
 
-Four players, partners sitting alternately (team = seat mod 2), 24 cards (9..A; within a
+Four players, partners sitting alternately (team = seat mod 2, ``seats``), 24 cards (9..A; within a
 suit A > 10 > K > Q > J > 9; points A 11, 10 10, K 4, Q 3, J 2, 9 0). A deal: [cut] → first
 round (3 cards each in packets, from the elder hand E = dealer + 1) → E names the trump from
 the suits of his three cards or reveals cards → [offers of nines] → second round → [nines
@@ -53,7 +53,7 @@ from .layout import (  # noqa: F401
 )
 from .moves import legal_masks  # noqa: F401
 from .scoring import total  # noqa: F401
-from .seats import seat_after, team  # noqa: F401
+from .seats import seat_after  # noqa: F401
 from .spec import SPEC
 from .worlds import resample_tries  # noqa: F401
 

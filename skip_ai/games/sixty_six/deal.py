@@ -63,14 +63,14 @@ from .layout import (
     extras_on,
 )
 from .phases import after_second_round
-from .seats import elder, seat_after
+from .seats import PARTNERS_ALTERNATE, elder, seat_after
 
 
 @njit(cache=True)
 def init(params):
     s = new_state(STATE_SIZE, params)
     init_common(s, 4, standard_deck(24, False))
-    s[H_TEAMS] = 1
+    s[H_TEAMS] = PARTNERS_ALTERNATE
     s[SX_DEALER] = 3
     s[SX_WINNER] = -1
     start_deal(s, 0)

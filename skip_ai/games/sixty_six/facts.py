@@ -7,7 +7,15 @@ import numpy as np
 from numba import njit
 
 from skip_ai.kernel.bits import bit, lowest, popcount
-from skip_ai.kernel.state import HAND, KNOWN, LOC, LOC_UNSEEN, NUM_CARDS
+from skip_ai.kernel.state import (
+    HAND,
+    KNOWN,
+    LOC,
+    LOC_UNSEEN,
+    NUM_CARDS,
+    captain,
+    partner_of,
+)
 
 from .actions import FOUR_NINES, THREE_NINES
 from .deck import ALL_NINES, PICTURES, catchable, suit_mask
@@ -96,7 +104,8 @@ def team_facts_hold(s, t):
     """Three / four nines: team ``t`` held exactly that many unused nines."""
     g = s[SX_TEAM_GAME + t]
     if g == THREE_NINES or g == FOUR_NINES:
-        both = owned(s, t) | owned(s, t + 2)
+        q = captain(s, t)
+        both = owned(s, q) | owned(s, partner_of(s, q))
         return popcount(both & ALL_NINES & ~s[SX_USED]) == (3 if g == THREE_NINES else 4)
     return True
 

@@ -19,6 +19,7 @@ from skip_ai.kernel.state import (
     NUM_CARDS,
     OBS_COMMON,
     hidden_from,
+    team_of,
     write_common_observation,
 )
 from skip_ai.kernel.tricks import LOC_TAKEN
@@ -38,7 +39,6 @@ from .layout import (
     SX_TRICKS,
     SX_TRUMP,
 )
-from .seats import team
 
 OBS_GAME = 54 * 4 + 4 + 4 + NUM_PHASES + 8 + 4 + 4 + 4 + 2
 OBS_SIZE = OBS_COMMON + OBS_GAME
@@ -48,7 +48,7 @@ OBS_SIZE = OBS_COMMON + OBS_GAME
 def observation(s, p, out):
     write_common_observation(s, p, out)
     b = OBS_COMMON
-    mine = team(p)
+    mine = team_of(s, p)
     for c in range(NUM_CARDS):
         loc = s[LOC + c]
         if loc == LOC_TABLE:

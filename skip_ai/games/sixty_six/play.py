@@ -6,7 +6,7 @@ import numpy as np
 from numba import njit
 
 from skip_ai.kernel.bits import bit
-from skip_ai.kernel.state import H_CUR, KNOWN, NOT_HOLD, all_seats
+from skip_ai.kernel.state import H_CUR, KNOWN, NOT_HOLD, all_seats, team_of
 from skip_ai.kernel.tricks import TK_TABLE, put_on_table
 
 from .actions import DECLARE, K_MARRIAGE, Q_MARRIAGE
@@ -25,7 +25,6 @@ from .layout import (
     SX_TRUMP,
 )
 from .scoring import award_and_end, judge_declaration, score_66, set_last, total
-from .seats import team
 from .tricks import next_player, playable, take, trick_winner
 
 
@@ -35,7 +34,7 @@ def play_legal(s, cur, held):
     standard play: any card to lead, with the marriages ``cur`` holds; else follow
     (``playable``); DECLARE once his team has taken a trick."""
     one = np.int64(1)
-    declare = (one << (DECLARE - 52)) if s[SX_TRICKS + team(cur)] > 0 else np.int64(0)
+    declare = (one << (DECLARE - 52)) if s[SX_TRICKS + team_of(s, cur)] > 0 else np.int64(0)
     if s[TK_TABLE] == 0:
         extra = declare
         for su in range(4):
@@ -51,7 +50,7 @@ def play_card(s, cur, a):
     """``cur`` declares, or plays a card (announcing a marriage); a void proves what he
     lacks; a full trick is collected."""
     if a == DECLARE:
-        judge_declaration(s, team(cur))
+        judge_declaration(s, team_of(s, cur))
         return
     c = a
     if a >= K_MARRIAGE:
@@ -90,14 +89,14 @@ def play_card(s, cur, a):
 @njit(cache=True)
 def marriage(s, cur, su):
     """A marriage in suit ``su``: 40 in trumps, else 20 (§12.4.2)."""
-    s[SX_MARR + team(cur)] += 40 if su == s[SX_TRUMP] else 20
+    s[SX_MARR + team_of(s, cur)] += 40 if su == s[SX_TRUMP] else 20
 
 
 @njit(cache=True)
 def collect_trick(s):
     """The trick of four is taken; after the sixth the last trick scores (§12.5.3)."""
     w = trick_winner(s, 4)
-    t = team(w)
+    t = team_of(s, w)
     take(s, t)
     s[SX_LEADER] = w
     s[H_CUR] = w

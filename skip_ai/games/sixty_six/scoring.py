@@ -4,7 +4,7 @@ scores."""
 
 from numba import njit
 
-from skip_ai.kernel.state import H_CUR, TERMINAL, param
+from skip_ai.kernel.state import H_CUR, TERMINAL, param, team_of
 from skip_ai.kernel.tricks import clear_table
 
 from .deal import start_deal
@@ -30,7 +30,7 @@ from .layout import (
     TARGET,
     WIN,
 )
-from .seats import seat_after, team
+from .seats import seat_after
 
 
 @njit(cache=True, inline="always")
@@ -124,7 +124,7 @@ def returns(s, out):
         else:
             v = float(d)
     for q in range(4):
-        out[q] = v if team(q) == 0 else -v
+        out[q] = v if team_of(s, q) == 0 else -v
 
 
 @njit(cache=True)

@@ -1,17 +1,17 @@
 """Who sits where in Sixty-six for four (RULES §12): seats clockwise, partners alternate.
 
-The opponent on the left of seat p is ``seat_after(p, 1)``, the partner ``seat_after(p, 2)``,
-the opponent on the right ``seat_after(p, 3)``; the elder hand E sits after the dealer.
+The opponent on the left of seat p is ``seat_after(p, 1)``, the one on his right
+``seat_after(p, 3)``; the elder hand E sits after the dealer. Teams and partners come from the
+state's ``H_TEAMS`` (``kernel.state.team_of``, ``partner_of``), which ``init`` sets to
+``PARTNERS_ALTERNATE``.
 """
 
 from numba import njit
 
 from .layout import SX_DEALER
 
-
-@njit(cache=True, inline="always")
-def team(seat):
-    return seat & 1
+PARTNERS_ALTERNATE = 0b1010
+"""``H_TEAMS``: team 1 is seats 1 and 3, so the team of seat s is s mod 2."""
 
 
 @njit(cache=True, inline="always")

@@ -52,7 +52,6 @@ SPEC = GameSpec(
     min_utility=-20.0,
     max_utility=20.0,
     team_names=TEAM_NAMES,
-    partners_alternate=True,
     chance_text=chance_text,
     public_record=public_record,
     remap=remap,

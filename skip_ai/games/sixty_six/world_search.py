@@ -6,7 +6,7 @@ from numba import njit
 
 from skip_ai.kernel.bits import bit
 from skip_ai.kernel.resample import shuffle
-from skip_ai.kernel.state import HAND, KNOWN, LOC, LOC_NONE, LOC_UNSEEN
+from skip_ai.kernel.state import HAND, KNOWN, LOC, LOC_NONE, LOC_UNSEEN, captain, partner_of
 
 from .facts import counts_may_fit, seat_facts_hold, team_facts_hold
 from .layout import SX_R1
@@ -66,7 +66,9 @@ def fitting_assignment(s, f, cards_, places, known, occupant, first, hidden, m, 
                     if ok and last[q] == i and not seat_facts_hold(w, q):
                         ok = False
                 for t in range(2):
-                    if ok and max(last[t], last[t + 2]) == i and not team_facts_hold(w, t):
+                    q = captain(w, t)
+                    if ok and max(last[q], last[partner_of(w, q)]) == i \
+                            and not team_facts_hold(w, t):
                         ok = False
                 if ok:
                     break

@@ -6,7 +6,16 @@ import numpy as np
 from numba import njit
 
 from skip_ai.kernel.bits import bit, lowest, popcount
-from skip_ai.kernel.state import H_CUR, HAND, KNOWN, LOC, LOC_UNSEEN, NOT_HOLD, all_seats
+from skip_ai.kernel.state import (
+    H_CUR,
+    HAND,
+    KNOWN,
+    LOC,
+    LOC_UNSEEN,
+    NOT_HOLD,
+    all_seats,
+    team_of,
+)
 from skip_ai.kernel.tricks import TK_TABLE
 
 from ..actions import BID0, CONTRACT_WORTH, FIVE_PICTURES, PASS, PYATAK, SIX, SIX_PICTURES
@@ -32,7 +41,7 @@ from ..layout import (
 )
 from ..phases import extras_turn_done, start_play
 from ..scoring import award_and_end, set_last
-from ..seats import elder, seat_after, team
+from ..seats import elder, seat_after
 from ..tricks import playable, take, trick_winner
 
 
@@ -67,8 +76,8 @@ def bid_allowed(s, cur, k):
     hk = s[SX_BID]
     if k > hk:
         return True
-    e_team = team(elder(s))
-    return k == hk and team(cur) == e_team and team(s[SX_BIDDER]) != e_team
+    e_team = team_of(s, elder(s))
+    return k == hk and team_of(s, cur) == e_team and team_of(s, s[SX_BIDDER]) != e_team
 
 
 @njit(cache=True)
@@ -106,8 +115,8 @@ def start_contract(s):
     s[SX_TRUMP] = -1
     if k == SIX and catchable(s[HAND + x]) == 0:
         show(s, s[HAND + x])
-        set_last(s, R_SIX_SHOWN, team(x), 6)
-        award_and_end(s, team(x), 6, False)
+        set_last(s, R_SIX_SHOWN, team_of(s, x), 6)
+        award_and_end(s, team_of(s, x), 6, False)
         return
     if k == SIX:
         s[SX_CATCHABLE + x] = 1  # a six played proves a catchable card
@@ -193,19 +202,19 @@ def collect_contract_trick(s):
     # five / six pictures: an opponent "covered the last card with its suit"
     covered = s[SX_SEQ + 1] // 13 == lead // 13 or s[SX_SEQ + 2] // 13 == lead // 13
     w = trick_winner(s, 3)
-    take(s, team(w))
+    take(s, team_of(s, w))
     s[SX_LEADER] = x
     s[H_CUR] = x
     last = s[HAND + x] == 0
     if k == FIVE_PICTURES or k == SIX_PICTURES:
         if last:
-            winner = 1 - team(x) if covered else team(x)
+            winner = 1 - team_of(s, x) if covered else team_of(s, x)
             set_last(s, R_CONTRACT, winner, CONTRACT_WORTH[k])
             award_and_end(s, winner, CONTRACT_WORTH[k], False)
         return
-    if team(w) != team(x):
-        set_last(s, R_CONTRACT, team(w), CONTRACT_WORTH[k])
-        award_and_end(s, team(w), CONTRACT_WORTH[k], False)
+    if team_of(s, w) != team_of(s, x):
+        set_last(s, R_CONTRACT, team_of(s, w), CONTRACT_WORTH[k])
+        award_and_end(s, team_of(s, w), CONTRACT_WORTH[k], False)
     elif last:
-        set_last(s, R_CONTRACT, team(x), CONTRACT_WORTH[k])
-        award_and_end(s, team(x), CONTRACT_WORTH[k], False)
+        set_last(s, R_CONTRACT, team_of(s, x), CONTRACT_WORTH[k])
+        award_and_end(s, team_of(s, x), CONTRACT_WORTH[k], False)

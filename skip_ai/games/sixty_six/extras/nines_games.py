@@ -7,7 +7,7 @@ import numpy as np
 from numba import njit
 
 from skip_ai.kernel.bits import bit, lowest, popcount
-from skip_ai.kernel.state import H_CUR, HAND, all_seats
+from skip_ai.kernel.state import H_CUR, HAND, all_seats, partner_of, team_of
 
 from ..actions import CATCH0, FOUR_NINES, LEFT, NINES, PASS, RIGHT, THREE_NINES, TWO_DARK
 from ..deck import ALL_NINES, suit_mask
@@ -38,7 +38,7 @@ from ..layout import (
 )
 from ..phases import after_nines, extras_turn_done
 from ..scoring import award, set_last
-from ..seats import seat_after, team
+from ..seats import seat_after
 
 
 @njit(cache=True)
@@ -50,12 +50,12 @@ def nines_game_legal(s, cur, held):
     if ph == PH_NINES:
         passing = one << (PASS - 52)
         unused = held & ALL_NINES & ~s[SX_USED]
-        if s[SX_TEAM_GAME + team(cur)] == 0 and popcount(unused) >= 2:
+        if s[SX_TEAM_GAME + team_of(s, cur)] == 0 and popcount(unused) >= 2:
             return np.int64(0), passing | one << (NINES - 52)
         return np.int64(0), passing
     if ph == PH_NG_CHOOSE:
         extra = one << (TWO_DARK - 52)
-        n = popcount((held | s[HAND + seat_after(cur, 2)]) & ALL_NINES & ~s[SX_USED])
+        n = popcount((held | s[HAND + partner_of(s, cur)]) & ALL_NINES & ~s[SX_USED])
         if n == 3:
             extra |= one << (THREE_NINES - 52)
         elif n == 4:
@@ -109,7 +109,7 @@ def ask_partner(s, cur, a):
     if a == PASS:
         next_nines_turn(s)
         return
-    partner = seat_after(cur, 2)
+    partner = partner_of(s, cur)
     s[SX_ASKED + cur] = 1
     s[SX_COUNT + partner] = popcount(s[HAND + partner] & ALL_NINES & ~s[SX_USED])
     s[SX_NG_INIT] = cur
@@ -120,13 +120,13 @@ def ask_partner(s, cur, a):
 def choose_game(s, cur, a):
     """The initiator chooses the game; three nines are laid face up."""
     s[SX_NG_GAME] = a
-    s[SX_TEAM_GAME + team(cur)] = a
+    s[SX_TEAM_GAME + team_of(s, cur)] = a
     s[SX_NG_STEP] = 0
     if a == FOUR_NINES:
         s[SX_PHASE] = PH_NG_FOUR
         return
     if a == THREE_NINES:
-        laid = (s[HAND + cur] | s[HAND + seat_after(cur, 2)]) & ALL_NINES & ~s[SX_USED]
+        laid = (s[HAND + cur] | s[HAND + partner_of(s, cur)]) & ALL_NINES & ~s[SX_USED]
         s[SX_NG_LAID] = laid
         show(s, laid)
     s[SX_PHASE] = PH_NG_CATCH
@@ -152,7 +152,7 @@ def resolve(s, cur, a):
     nines asks an opponent (``a`` LEFT / RIGHT); the result is scored and the seat after the
     initiator has its turn."""
     init_seat = s[SX_NG_INIT]
-    t = team(init_seat)
+    t = team_of(s, init_seat)
     s[SX_NINES_PLAYED + t] = 1
     if s[SX_PHASE] == PH_NG_TARGET:
         show(s, bit(a))

@@ -6,7 +6,7 @@ import numpy as np
 from numba import njit
 
 from skip_ai.kernel.bits import bit, lowest, popcount
-from skip_ai.kernel.state import HAND, param
+from skip_ai.kernel.state import HAND, param, team_of
 
 from ..actions import LEFT, PASS
 from ..deal import plan_second_round
@@ -26,7 +26,7 @@ from ..layout import (
 )
 from ..phases import extras_turn_done
 from ..scoring import award, set_last
-from ..seats import elder, seat_after, team
+from ..seats import elder, seat_after
 
 
 @njit(cache=True)
@@ -63,7 +63,7 @@ def offer(s, cur, opp):
     show(s, nines)
     s[SX_USED] |= nines
     s[SX_NOT1 + cur] |= ALL_NINES & ~nines
-    s[SX_NINES_PLAYED + team(cur)] = 1
+    s[SX_NINES_PLAYED + team_of(s, cur)] = 1
     s[SX_OFFER_TO + cur] = opp
     s[SX_OFFER_MASK + cur] = nines
     held = s[HAND + opp]
@@ -86,6 +86,6 @@ def offer(s, cur, opp):
     elif k == 1:
         s[SX_NOT1 + opp] |= suit_mask(lowest(nines) // 13)
     s[SX_OFFER_BEATEN + cur] = 1 if beaten else 0
-    winner = team(opp) if beaten else team(cur)
+    winner = team_of(s, opp) if beaten else team_of(s, cur)
     set_last(s, R_OFFER, winner, k)
     return award(s, winner, k)

@@ -5,6 +5,7 @@ import numpy as np
 from numba import njit
 
 from skip_ai.kernel.bits import popcount
+from skip_ai.kernel.state import team_of
 
 from ..actions import PASS, REDEAL
 from ..deal import start_deal
@@ -12,7 +13,6 @@ from ..deck import points_of, suit_mask
 from ..layout import R_REDEAL, SX_NINES_PLAYED
 from ..phases import after_redeal, extras_turn_done
 from ..scoring import set_last
-from ..seats import team
 
 
 @njit(cache=True, inline="always")
@@ -32,7 +32,7 @@ def redeal_legal(s, cur, held):
     ``a - 52``)."""
     one = np.int64(1)
     passing = one << (PASS - 52)
-    if s[SX_NINES_PLAYED + team(cur)] == 0 and redeal_hand(held):
+    if s[SX_NINES_PLAYED + team_of(s, cur)] == 0 and redeal_hand(held):
         return passing | one << (REDEAL - 52)
     return passing
 
