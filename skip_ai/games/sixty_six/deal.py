@@ -68,6 +68,7 @@ from .seats import PARTNERS_ALTERNATE, elder, seat_after
 
 @njit(cache=True)
 def init(params):
+    """A fresh game: seat 3 deals first (§12.2.1), the board at 0:0."""
     s = new_state(STATE_SIZE, params)
     init_common(s, 4, standard_deck(24, False))
     s[H_TEAMS] = PARTNERS_ALTERNATE
@@ -120,6 +121,7 @@ def start_deal(s, redealt):
 
 @njit(cache=True)
 def plan_first_round(s):
+    """Plan the first round: three cards each, in packets, from E to the dealer."""
     s[SX_PHASE] = PH_DEAL1
     e = elder(s)
     k = s[H_DEAL_LEN]
@@ -130,6 +132,8 @@ def plan_first_round(s):
 
 @njit(cache=True)
 def plan_second_round(s):
+    """Plan the second round: three cards each from E, less the cards E revealed, and two
+    for the dealer when the cut bottom card will be his."""
     s[SX_PHASE] = PH_DEAL2
     e = elder(s)
     k = s[H_DEAL_LEN]

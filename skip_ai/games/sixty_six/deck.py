@@ -66,6 +66,18 @@ def catchable(six):
 
 
 @njit(cache=True, inline="always")
+def has_suits_of(m, cards_):
+    """Does mask ``m`` hold a card of the suit of each card of ``cards_``? (A beaten offer of
+    nines; with one card per suit, ``ALL_NINES``: a hand of all four suits.)"""
+    while cards_:
+        c = lowest(cards_)
+        cards_ &= cards_ - 1
+        if (m & suit_mask(c // 13)) == 0:
+            return False
+    return True
+
+
+@njit(cache=True, inline="always")
 def lowest_of(m):
     """The weakest card of a non-empty mask of one suit."""
     best = lowest(m)

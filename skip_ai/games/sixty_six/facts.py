@@ -6,7 +6,7 @@ catchable cards that bids and discards proved. Each is checked on a world's card
 import numpy as np
 from numba import njit
 
-from skip_ai.kernel.bits import bit, lowest, popcount
+from skip_ai.kernel.bits import bit, popcount
 from skip_ai.kernel.state import (
     HAND,
     KNOWN,
@@ -18,7 +18,7 @@ from skip_ai.kernel.state import (
 )
 
 from .actions import FOUR_NINES, THREE_NINES
-from .deck import ALL_NINES, PICTURES, catchable, suit_mask
+from .deck import ALL_NINES, PICTURES, catchable, has_suits_of, suit_mask
 from .layout import (
     SX_ASKED,
     SX_CATCHABLE,
@@ -82,20 +82,10 @@ def seat_facts_hold(s, q):
     for o in range(4):  # an offer to q that he did not beat: he lacked one of its suits
         if s[SX_OFFER_TO + o] == q and s[SX_OFFER_BEATEN + o] == 0:
             first = own & (s[SX_R1] | revealed_mask(s, q))
-            beaten = True
-            m = s[SX_OFFER_MASK + o]
-            while m:
-                c = lowest(m)
-                m &= m - 1
-                beaten = beaten and (first & suit_mask(c // 13)) != 0
-            if beaten:
+            if has_suits_of(first, s[SX_OFFER_MASK + o]):
                 return False
-    if s[SX_FOUR_OPP] == q:
-        full = True
-        for su in range(4):
-            full = full and (own & suit_mask(su)) != 0
-        if full != (s[SX_FOUR_ALL] == 1):
-            return False
+    if s[SX_FOUR_OPP] == q and has_suits_of(own, ALL_NINES) != (s[SX_FOUR_ALL] == 1):
+        return False
     return True
 
 

@@ -24,7 +24,7 @@ from .layout import (
     SX_TRICKS,
     SX_TRUMP,
 )
-from .scoring import award_and_end, judge_declaration, score_66, set_last, total
+from .scoring import judge_declaration, score_66, score_and_end_deal, total
 from .tricks import next_player, playable, take, trick_winner
 
 
@@ -104,5 +104,4 @@ def collect_trick(s):
         if total(s, t) >= 66:
             score_66(s, t, R_LAST_TRICK)
         else:
-            set_last(s, R_LAST_TRICK, t, 1)
-            award_and_end(s, t, 1, True)
+            score_and_end_deal(s, R_LAST_TRICK, t, 1, True)

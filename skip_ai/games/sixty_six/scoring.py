@@ -81,9 +81,17 @@ def end_deal(s, rotate):
 
 
 @njit(cache=True)
-def award_and_end(s, t, pts, rotate):
-    """Award, then end the deal unless the match is over; ``rotate``: the deal passes on."""
-    if not award(s, t, pts):
+def score(s, code, t, pts):
+    """Team ``t`` scores ``pts`` board points by result ``code`` (``R_*``, kept for the text);
+    True when that ends the match."""
+    set_last(s, code, t, pts)
+    return award(s, t, pts)
+
+
+@njit(cache=True)
+def score_and_end_deal(s, code, t, pts, rotate):
+    """``score``, then the deal ends unless the match did; ``rotate``: the deal passes on."""
+    if not score(s, code, t, pts):
         end_deal(s, rotate)
 
 
@@ -92,8 +100,7 @@ def score_66(s, t, code):
     """Team ``t`` has 66: 3, 2 or 1 board points by the opponents' tricks and total (§12.5.2)."""
     o = 1 - t
     pts = 3 if s[SX_TRICKS + o] == 0 else (2 if total(s, o) < 33 else 1)
-    set_last(s, code, t, pts)
-    award_and_end(s, t, pts, True)
+    score_and_end_deal(s, code, t, pts, True)
 
 
 @njit(cache=True)
@@ -103,8 +110,7 @@ def judge_declaration(s, t):
     if total(s, t) >= 66:
         score_66(s, t, R_DECLARE)
     else:
-        set_last(s, R_DECLARE, 1 - t, 3)
-        award_and_end(s, 1 - t, 3, True)
+        score_and_end_deal(s, R_DECLARE, 1 - t, 3, True)
 
 
 @njit(cache=True)

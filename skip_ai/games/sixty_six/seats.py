@@ -16,9 +16,11 @@ PARTNERS_ALTERNATE = 0b1010
 
 @njit(cache=True, inline="always")
 def seat_after(seat, k):
+    """The seat ``k`` places clockwise after ``seat``."""
     return (seat + k) & 3
 
 
 @njit(cache=True, inline="always")
 def elder(s):
+    """The elder hand E, after the dealer: he names the trump and leads."""
     return seat_after(s[SX_DEALER], 1)

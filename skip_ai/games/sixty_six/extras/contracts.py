@@ -40,7 +40,7 @@ from ..layout import (
     show,
 )
 from ..phases import extras_turn_done, start_play
-from ..scoring import award_and_end, set_last
+from ..scoring import score_and_end_deal
 from ..seats import elder, seat_after
 from ..tricks import playable, take, trick_winner
 
@@ -115,8 +115,7 @@ def start_contract(s):
     s[SX_TRUMP] = -1
     if k == SIX and catchable(s[HAND + x]) == 0:
         show(s, s[HAND + x])
-        set_last(s, R_SIX_SHOWN, team_of(s, x), 6)
-        award_and_end(s, team_of(s, x), 6, False)
+        score_and_end_deal(s, R_SIX_SHOWN, team_of(s, x), 6, False)
         return
     if k == SIX:
         s[SX_CATCHABLE + x] = 1  # a six played proves a catchable card
@@ -209,12 +208,9 @@ def collect_contract_trick(s):
     if k == FIVE_PICTURES or k == SIX_PICTURES:
         if last:
             winner = 1 - team_of(s, x) if covered else team_of(s, x)
-            set_last(s, R_CONTRACT, winner, CONTRACT_WORTH[k])
-            award_and_end(s, winner, CONTRACT_WORTH[k], False)
+            score_and_end_deal(s, R_CONTRACT, winner, CONTRACT_WORTH[k], False)
         return
     if team_of(s, w) != team_of(s, x):
-        set_last(s, R_CONTRACT, team_of(s, w), CONTRACT_WORTH[k])
-        award_and_end(s, team_of(s, w), CONTRACT_WORTH[k], False)
+        score_and_end_deal(s, R_CONTRACT, team_of(s, w), CONTRACT_WORTH[k], False)
     elif last:
-        set_last(s, R_CONTRACT, team_of(s, x), CONTRACT_WORTH[k])
-        award_and_end(s, team_of(s, x), CONTRACT_WORTH[k], False)
+        score_and_end_deal(s, R_CONTRACT, team_of(s, x), CONTRACT_WORTH[k], False)

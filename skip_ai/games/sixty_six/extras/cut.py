@@ -9,7 +9,7 @@ from skip_ai.kernel.state import DECK, KNOWN, LOC, LOC_DECK, all_seats, team_of
 from ..deal import plan_first_round
 from ..deck import NINE_RANK
 from ..layout import LOC_BOTTOM, R_CUT3, SX_BOTTOM, SX_CUT_NINES, SX_DEALER, SX_DEALER_CUT
-from ..scoring import award, set_last
+from ..scoring import score
 
 
 @njit(cache=True)
@@ -28,8 +28,7 @@ def cut(s, c):
     if c % 13 == NINE_RANK:
         s[SX_CUT_NINES] += 1
         if s[SX_CUT_NINES] == 3:
-            set_last(s, R_CUT3, team_of(s, s[SX_DEALER]), 3)
-            if award(s, team_of(s, s[SX_DEALER]), 3):
+            if score(s, R_CUT3, team_of(s, s[SX_DEALER]), 3):
                 return
             plan_first_round(s)
         return

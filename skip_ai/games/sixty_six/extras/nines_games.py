@@ -10,7 +10,7 @@ from skip_ai.kernel.bits import bit, lowest, popcount
 from skip_ai.kernel.state import H_CUR, HAND, all_seats, partner_of, team_of
 
 from ..actions import CATCH0, FOUR_NINES, LEFT, NINES, PASS, RIGHT, THREE_NINES, TWO_DARK
-from ..deck import ALL_NINES, suit_mask
+from ..deck import ALL_NINES, has_suits_of
 from ..layout import (
     PH_NG_CATCH,
     PH_NG_CHOOSE,
@@ -37,7 +37,7 @@ from ..layout import (
     show,
 )
 from ..phases import after_nines, extras_turn_done
-from ..scoring import award, set_last
+from ..scoring import score
 from ..seats import seat_after
 
 
@@ -161,20 +161,18 @@ def resolve(s, cur, a):
         caught = s[SX_NG_CATCH] == a // 13 or s[SX_NG_CATCH + 1] == a // 13
         s[SX_TEAM_CATCH + t] = 1 + 4 * s[SX_NG_CATCH] + s[SX_NG_CATCH + 1]  # now public
         winner = 1 - t if caught else t
-        set_last(s, R_NINES_GAME, winner, worth)
+        code = R_NINES_GAME
     else:  # PH_NG_FOUR
         opp = seat_after(cur, 1 if a == LEFT else 3)
-        full = True
-        for su in range(4):
-            full = full and (s[HAND + opp] & suit_mask(su)) != 0
+        full = has_suits_of(s[HAND + opp], ALL_NINES)  # a card of each suit
         s[SX_FOUR_OPP] = opp
         s[SX_FOUR_ALL] = 1 if full else 0
         worth = 4
         winner = 1 - t if full else t
-        set_last(s, R_FOUR, winner, worth)
+        code = R_FOUR
     s[SX_PHASE] = PH_NINES
     s[H_CUR] = init_seat
-    if award(s, winner, worth):
+    if score(s, code, winner, worth):
         return
     next_nines_turn(s)
 

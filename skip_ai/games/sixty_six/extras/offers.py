@@ -10,7 +10,7 @@ from skip_ai.kernel.state import HAND, param, team_of
 
 from ..actions import LEFT, PASS
 from ..deal import plan_second_round
-from ..deck import ALL_NINES, STRENGTH, lowest_of, suit_mask
+from ..deck import ALL_NINES, STRENGTH, has_suits_of, lowest_of, suit_mask
 from ..layout import (
     P_NDECL,
     R_OFFER,
@@ -25,7 +25,7 @@ from ..layout import (
     show,
 )
 from ..phases import extras_turn_done
-from ..scoring import award, set_last
+from ..scoring import score
 from ..seats import elder, seat_after
 
 
@@ -67,12 +67,7 @@ def offer(s, cur, opp):
     s[SX_OFFER_TO + cur] = opp
     s[SX_OFFER_MASK + cur] = nines
     held = s[HAND + opp]
-    beaten = True
-    m = nines
-    while m:
-        c = lowest(m)
-        m &= m - 1
-        beaten = beaten and (held & suit_mask(c // 13)) != 0
+    beaten = has_suits_of(held, nines)
     if beaten:
         m = nines
         while m:
@@ -87,5 +82,4 @@ def offer(s, cur, opp):
         s[SX_NOT1 + opp] |= suit_mask(lowest(nines) // 13)
     s[SX_OFFER_BEATEN + cur] = 1 if beaten else 0
     winner = team_of(s, opp) if beaten else team_of(s, cur)
-    set_last(s, R_OFFER, winner, k)
-    return award(s, winner, k)
+    return score(s, R_OFFER, winner, k)

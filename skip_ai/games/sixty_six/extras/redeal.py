@@ -39,6 +39,7 @@ def redeal_legal(s, cur, held):
 
 @njit(cache=True)
 def apply_redeal(s, cur, a):
+    """``cur`` asks for a redeal (the same dealer deals anew) or passes."""
     if a == REDEAL:
         set_last(s, R_REDEAL, cur, 0)
         start_deal(s, 1)
