@@ -176,7 +176,7 @@ def _leaf_values(game: KernelGame, model: PolicyValueNet | None,
     if value_after is None:
         return -1, np.zeros(n, np.int64)
     if game.spec.team_game:
-        side = np.asarray(game.spec.teams(n), np.int64)
+        side = game.teams()
     elif n == 2:
         side = np.arange(2, dtype=np.int64)
     else:

@@ -25,7 +25,7 @@ def seatings(game: KernelGame) -> list[np.ndarray]:
     """For each game of a deal, the boolean mask of the seats player A takes."""
     n = game.num_players()
     if game.spec.team_game:
-        first = game.spec.teams(n) == 0
+        first = game.teams() == 0
         return [first, ~first]
     pattern = np.arange(n) % 2 == 0
     if n == 2:

@@ -25,7 +25,7 @@ import pyspiel
 from skip_ai.games.spec import GameSpec
 from skip_ai.kernel.engine import engine
 from skip_ai.kernel.rng import make_rng
-from skip_ai.kernel.state import CHANCE, H_CUR, H_PLAYERS, MAX_CARDS, TERMINAL
+from skip_ai.kernel.state import CHANCE, H_CUR, H_PLAYERS, MAX_CARDS, TERMINAL, team_of
 
 REGISTRY: dict[str, GameSpec] = {}
 """Every registered game by short name, in registration order."""
@@ -106,6 +106,11 @@ class KernelGame(pyspiel.Game):
 
     def new_initial_state(self) -> "KernelState":
         return self.state_cls(self)
+
+    def teams(self) -> np.ndarray:
+        """The team (0 or 1) of every seat, as the kernel seats them (``team_of``)."""
+        return np.array([team_of(self.initial, q) for q in range(self.num_players())],
+                        np.int64)
 
     def make_py_observer(self, iig_obs_type=None, params=None):
         if params:
@@ -298,15 +303,15 @@ class KernelState(pyspiel.State):
 
     def replay(self, sigma: np.ndarray | None = None,
                world: np.ndarray | None = None) -> "KernelState":
-        """A new state built by replaying this history (card ids mapped through ``sigma``;
-        with the resampled kernel state ``world``, hidden choices as that world has them:
-        ``GameSpec.remap_choice``)."""
+        """A new state built by replaying this history; with the card permutation ``sigma``,
+        each action rewritten by ``GameSpec.remap`` towards ``world``, the kernel state that
+        ``resample`` drew with ``sigma`` (without one, this state: only cards are relabelled)."""
         new = self.get_game().new_initial_state()
-        start = self.spec.remap_start(self._s)
-        for i, item in enumerate(self.full_history()):
+        target = self._s if world is None else world
+        for item in self.full_history():
             a = item.action
-            if sigma is not None and i >= start:
-                a = self.spec.remap_action(item.player, a, sigma, world, new._s)
+            if sigma is not None:
+                a = self.spec.remap(target, new._s, item.player, a, sigma)
             new.apply_action(a)
         return new
 

@@ -112,7 +112,7 @@ def test_partners_share_returns_so_ismcts_plays_for_the_team():
         if not spec.team_game:
             continue
         game = pyspiel.load_game(name)
-        teams = spec.teams(game.num_players())
+        teams = game.teams()
         df = simulate(game, 50, seed=1)
         for team in (0, 1):
             seats = np.flatnonzero(teams == team)

@@ -7,13 +7,20 @@ from skip_ai.kernel import rng as krng
 from skip_ai.kernel.resample import resample_hidden
 from skip_ai.kernel.state import (
     DEAL_PLAN,
+    GAME,
     H_DEAL_LEN,
     HAND,
     KNOWN,
     LOC,
     MAX_CARDS,
+    captain,
     hidden_from,
+    init_common,
+    partner_of,
     prove_absent,
+    standard_deck,
+    team_of,
+    team_seats,
 )
 from skip_ai.scenario import deal
 
@@ -55,6 +62,27 @@ def dealt_4p():
     deck = list(range(4, 13)) + list(range(17, 26)) + list(range(30, 39)) + list(range(43, 52))
     hands = {p: deck[9 * p: 9 * p + 9] for p in range(4)}  # seat p holds suit p
     return deal(game.new_initial_state(), hands)
+
+
+def test_teams_sit_side_by_side_unless_a_game_seats_them_otherwise():
+    """RULES §0.2: team 1 is the seats s with 2s >= n, a captain is his team's first seat;
+    Sixty-six (§12): partners alternate. Every game's teams come from ``H_TEAMS``."""
+    for n in range(2, 7):
+        s = np.zeros(GAME, np.int64)
+        init_common(s, n, standard_deck(24, False))
+        teams = [int(team_of(s, q)) for q in range(n)]
+        assert teams == [int(2 * q >= n) for q in range(n)]
+        for t in (0, 1):
+            assert team_seats(s, t) == sum(1 << q for q in range(n) if teams[q] == t)
+        if n % 2 == 0:
+            assert [captain(s, t) for t in (0, 1)] == [0, n // 2]
+    four = pyspiel.load_game("skip_fours")
+    assert four.teams().tolist() == [0, 0, 1, 1]
+    assert [partner_of(four.initial, q) for q in range(4)] == [1, 0, 3, 2]
+    sixty_six = pyspiel.load_game("classic_sixty_six_4p")
+    assert sixty_six.teams().tolist() == [0, 1, 0, 1]
+    assert [partner_of(sixty_six.initial, q) for q in range(4)] == [2, 3, 0, 1]
+    assert [captain(sixty_six.initial, t) for t in (0, 1)] == [0, 1]
 
 
 def test_hidden_cards_are_other_hands_only():

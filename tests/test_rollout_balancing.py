@@ -46,7 +46,7 @@ def test_expert_positions_are_decisions_with_their_movers_final_return(positions
                                                                        pos.targets)
     # one game's positions: partners share the outcome, and the two teams' add up to 1
     one = expert_positions(GAME, EXPERT, n_games=1, per_game=10, seed=3, progress=False)
-    team = game.spec.teams(game.num_players())[one.movers]
+    team = game.teams()[one.movers]
     by_team = [set(one.targets[team == t]) for t in (0, 1)]
     assert all(len(v) == 1 for v in by_team)
     assert by_team[0].pop() + by_team[1].pop() == 1.0

@@ -10,7 +10,7 @@ from test_sixty_six_rules import GAME_HANDS, dealt, nines_state
 from agents import make_agent
 from skip_ai.games import sixty_six as K
 from skip_ai.kernel.rng import make_rng
-from skip_ai.kernel.state import MAX_CARDS, NUM_CARDS
+from skip_ai.kernel.state import LOC, MAX_CARDS, NUM_CARDS
 from skip_ai.scenario import play
 
 SUITS = "scdh"
@@ -179,7 +179,7 @@ def test_a_world_that_uniform_draws_rarely_hit_still_fits_every_fact():
         r = state.resample_from_infostate(3, rng=make_rng(seed))
         s = r.kernel_state()
         assert K.facts_hold(s)
-        assert sum(1 for c in range(NUM_CARDS) if s[K.LOC + c] == 2
+        assert sum(1 for c in range(NUM_CARDS) if s[LOC + c] == 2
                    and (K.PICTURES >> c) & 1) == 6
         same_view(r, state, 3)
 
@@ -213,7 +213,7 @@ def test_the_search_alone_gives_consistent_canonical_worlds(params):
 
 
 def test_other_games_replay_as_before():
-    """``remap_choice`` is Sixty-six's own: a game without it replays players' actions."""
+    """Sixty-six's ``remap`` is its own: another game replays players' actions as played."""
     states, _ = random_states(pyspiel.load_game("skip_brook"), seed=1, count=3)
     for state in states:
         r = state.resample_from_infostate(state.current_player(), rng=make_rng(3))

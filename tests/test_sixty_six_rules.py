@@ -7,7 +7,7 @@ import pytest
 from skip_ai import IllegalActionError, cards
 from skip_ai.games import sixty_six as K
 from skip_ai.kernel.rng import make_rng
-from skip_ai.kernel.state import LOC, NOT_HOLD, NUM_CARDS
+from skip_ai.kernel.state import DEAL_PLAN, KNOWN, LOC, NOT_HOLD, NUM_CARDS
 from skip_ai.scenario import deal, play
 
 C = cards.from_str
@@ -79,7 +79,7 @@ def test_card_order_and_points():
 
 def test_first_round_in_packets_of_three_from_the_elder_hand():
     state = game().new_initial_state()
-    plan = [int(kernel(state)[K.DEAL_PLAN + i]) for i in range(12)]
+    plan = [int(kernel(state)[DEAL_PLAN + i]) for i in range(12)]
     assert plan == [0] * 3 + [1] * 3 + [2] * 3 + [3] * 3
     assert len(state.chance_outcomes()) == 24
     first_round(state, STD)
@@ -95,7 +95,7 @@ def test_revealed_card_fixes_trump_unless_a_nine():
     state.apply_action(C("Qs"))  # not a nine: spades
     assert kernel(state)[K.SX_TRUMP] == 0
     # E gets only 2 more chance cards in the second round
-    assert [int(kernel(state)[K.DEAL_PLAN + i]) for i in range(12, 23)].count(0) == 2
+    assert [int(kernel(state)[DEAL_PLAN + i]) for i in range(12, 23)].count(0) == 2
     assert "Qs" in state.information_state_string(1)  # public
 
 
@@ -118,7 +118,7 @@ def test_a_nine_shown_by_the_cut_is_not_a_revealed_card():
     state = game(mode="deal", cut=True).new_initial_state()
     for a in [7, 12, 7, 51, 38, 21, 11, 33, 50, 46, 9, 48, 49, 34, 64, 20]:
         state.apply_action(a)
-    assert C("9s") in hand(state, 0) and kernel(state)[K.KNOWN + C("9s")] == 15
+    assert C("9s") in hand(state, 0) and kernel(state)[KNOWN + C("9s")] == 15
     assert texts(state) == ["REVEAL", "TRUMP(c)"]
 
 
@@ -129,7 +129,7 @@ def test_revealed_cards_are_only_those_e_revealed():
              2: ("Js 9s Td", "Kd Qd Jd"), 3: ("9c Ad Kh", "Qh Jh 9h")}
     state = dealt(hands)
     play(state, ["Ks+marriage"])  # shows Qs
-    assert kernel(state)[K.KNOWN + C("Qs")] == 15
+    assert kernel(state)[KNOWN + C("Qs")] == 15
     assert K.revealed_mask(kernel(state), 0) == 0
     state = first_round(game().new_initial_state(), hands)
     play(state, ["REVEAL"])
@@ -185,7 +185,7 @@ def test_marriage_announced_when_leading_and_counted_after_a_trick():
     play(state, ["Qs+marriage"])
     s = kernel(state)
     assert s[K.SX_MARR] == 40  # in trumps
-    assert s[K.KNOWN + C("Ks")] == 15  # the other half is shown
+    assert s[KNOWN + C("Ks")] == 15  # the other half is shown
     assert total(state, 0) == 0  # no trick yet: the marriage does not count
     play(state, ["As", "Js", "Kh"])  # seat 1 takes with the trump ace
     assert total(state, 0) == 0
@@ -391,9 +391,9 @@ def test_every_seat_gets_an_offer_node_and_a_beaten_offer():
     play(state, ["LEFT"])  # to seat 1, who holds Ks and Ac Tc: beaten
     assert state.scores() == [0.0, 2.0]
     s = kernel(state)
-    assert s[K.KNOWN + C("9s")] == 15 and s[K.KNOWN + C("Ks")] == 15
-    assert s[K.KNOWN + C("Tc")] == 15  # seat 1 shows his lowest club
-    assert s[K.KNOWN + C("Ac")] != 15
+    assert s[KNOWN + C("9s")] == 15 and s[KNOWN + C("Ks")] == 15
+    assert s[KNOWN + C("Tc")] == 15  # seat 1 shows his lowest club
+    assert s[KNOWN + C("Ac")] != 15
     for q in (1, 2, 3):
         assert state.current_player() == q
         assert texts(state) == ["PASS"]
@@ -471,7 +471,7 @@ def test_three_nines_are_laid_face_up():
     assert texts(state) == ["THREE_NINES", "TWO_DARK"]
     play(state, ["THREE_NINES"])
     s = kernel(state)
-    assert all(s[K.KNOWN + C(x)] == 15 for x in ["9s", "9c", "9d"])
+    assert all(s[KNOWN + C(x)] == 15 for x in ["9s", "9c", "9d"])
     assert texts(state) == ["CATCH(c)", "CATCH(d)", "CATCH(s)"]
     play(state, ["CATCH(s)", "CATCH(c)", "9d"])
     assert state.scores() == [3.0, 0.0]

@@ -29,7 +29,7 @@ from numba import njit
 from agents.heuristics._pick import better
 from skip_ai.games import fours as K
 from skip_ai.kernel.bits import lowest, popcount
-from skip_ai.kernel.state import H_CUR, HAND, param
+from skip_ai.kernel.state import H_CUR, HAND, next_seat, param, partner_of
 from skip_ai.kernel.tricks import TK_TABLE
 
 WEIGHT_NAMES = ("tie", "keep_sure")
@@ -59,13 +59,13 @@ def _chances(h, p):
 def act(s, rng, w):
     cur = s[H_CUR]
     held = s[HAND + cur]
-    mate = popcount(s[HAND + (cur ^ 1)])
+    mate = popcount(s[HAND + partner_of(s, cur)])
     others = mate + popcount(s[HAND + (cur ^ 2)]) + popcount(s[HAND + (cur ^ 3)])
     p = mate / others if others > 0 else 0.0
     table = popcount(s[TK_TABLE])
     pot = table + 4
     # a 2:2 hands the pot to the next leader: the partner, or the opponent after us clockwise
-    mate_next = param(s, K.P_LEAD_ORDER) == K.TEAM or cur % 2 == 0
+    mate_next = param(s, K.P_LEAD_ORDER) == K.TEAM or next_seat(s, cur) == partner_of(s, cur)
     tie_value = w[0] if mate_next else -w[0]
     best_rank, best, ties = -1, -np.inf, 0
     m = K._legal(s)

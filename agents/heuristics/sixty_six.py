@@ -32,7 +32,7 @@ from numba import njit
 from agents.heuristics._pick import better
 from skip_ai.games import sixty_six as K
 from skip_ai.kernel.bits import lowest, popcount
-from skip_ai.kernel.state import H_CUR, HAND
+from skip_ai.kernel.state import H_CUR, HAND, team_of
 
 WEIGHT_NAMES = ("declare_at", "keep_trump", "smear", "win")
 WEIGHTS = np.array([66.0, 8.0, 1.0, 30.0], np.float64)
@@ -40,7 +40,7 @@ WEIGHTS = np.array([66.0, 8.0, 1.0, 30.0], np.float64)
 
 @njit(cache=True)
 def _first_legal(s):
-    cards_mask, extra = K._legal(s)
+    cards_mask, extra = K.legal_masks(s)
     if cards_mask:
         return lowest(cards_mask)
     return 52 + lowest(extra)
@@ -77,7 +77,7 @@ def _trump(s, extra):
 @njit(cache=True)
 def _play(s, rng, w, cards_mask, extra):
     cur = s[H_CUR]
-    t = K.team(cur)
+    t = team_of(s, cur)
     if (extra >> (K.DECLARE - 52)) & 1 and K.total(s, t) >= w[0]:
         return K.DECLARE
     trump = s[K.SX_TRUMP]
@@ -106,7 +106,7 @@ def _play(s, rng, w, cards_mask, extra):
             best_i = i
     winner = K.seat_after(s[K.SX_LEADER], best_i)
     top = s[K.SX_SEQ + best_i]
-    partner_wins = K.team(winner) == t
+    partner_wins = team_of(s, winner) == t
     best_card, best, ties = -1, -np.inf, 0
     m = cards_mask
     while m:
@@ -129,7 +129,7 @@ def _play(s, rng, w, cards_mask, extra):
 
 @njit(cache=True)
 def act(s, rng, w):
-    cards_mask, extra = K._legal(s)
+    cards_mask, extra = K.legal_masks(s)
     ph = s[K.SX_PHASE]
     if ph == K.PH_PLAY:
         return _play(s, rng, w, cards_mask, extra)

@@ -54,4 +54,4 @@ def game_info(game: str) -> tuple[bool, np.ndarray, float, float]:
     from skip_ai.pyspiel_wrapper import load
 
     g = load(game)
-    return g.spec.team_game, g.spec.teams(g.num_players()), g.min_utility(), g.max_utility()
+    return g.spec.team_game, g.teams(), g.min_utility(), g.max_utility()

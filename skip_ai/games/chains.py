@@ -73,6 +73,7 @@ from skip_ai.kernel.state import (
     KNOWN,
     LOC,
     LOC_TABLE,
+    MAX_SEATS,
     NUM_CARDS,
     OBS_COMMON,
     TERMINAL,
@@ -88,6 +89,7 @@ from skip_ai.kernel.state import (
     play_public,
     standard_deck,
     team_of,
+    team_seats,
     write_common_observation,
 )
 from skip_ai.pyspiel_wrapper import register
@@ -159,11 +161,11 @@ def _colour(c):
 def init(params):
     s = new_state(STATE_SIZE, params)
     players, deck_size = params[P_PLAYERS], params[P_DECK]
-    k = players // 2
     init_common(s, players, standard_deck(deck_size, False))
-    half = deck_size // 2
-    plan_round_robin(s, half, np.arange(k), np.array([0, 1], np.int64))
-    plan_round_robin(s, half, np.arange(k, players), np.array([k, k + 1], np.int64))
+    seats = np.empty(MAX_SEATS, np.int64)
+    for team in range(2):  # Red's seats the red half, then Black's the black; extras: first two
+        n = to_list(team_seats(s, team), seats)
+        plan_round_robin(s, deck_size // 2, seats[:n], seats[:2])
     s[CH_PER_SEAT] = draws_per_seat(players, deck_size)
     s[CH_LEFT] = s[CH_PER_SEAT]
     for c in range(NUM_CARDS):
@@ -183,7 +185,7 @@ def _chance_mask(s):
         return s[DECK] & (RED_CARDS if s[H_DEALT] < param(s, P_DECK) // 2 else BLACK_CARDS)
     n = s[H_PLAYERS]
     source = n - 1 - s[CH_DRAWER]
-    return s[HAND + source] & (RED_CARDS if source < n // 2 else BLACK_CARDS)
+    return s[HAND + source] & (RED_CARDS if team_of(s, source) == cards.RED else BLACK_CARDS)
 
 
 @njit(cache=True)

@@ -68,8 +68,10 @@ from skip_ai.kernel.state import (
     new_state,
     next_seat_with_cards,
     param,
+    partner_of,
     setup_deal,
     standard_deck,
+    team_of,
     write_common_observation,
 )
 
@@ -142,7 +144,7 @@ def random_legal(s, rng):
 def _next_lead(s, leader):
     """Who leads again after a 2:2 by ``leader`` (rule 3); -1 when nobody holds cards."""
     if param(s, P_LEAD_ORDER) == TEAM:
-        partner = leader ^ 1
+        partner = partner_of(s, leader)
         if s[HAND + partner] != 0:
             return partner
         if s[HAND + leader] != 0:
@@ -183,7 +185,7 @@ def apply_action(s, a):
             m &= m - 1
             put_on_table(s, seat, c)
             s[FO_FROM + c] = seat
-            if seat < 2:
+            if team_of(s, seat) == 0:
                 team0 += 1
     if team0 == 2:
         nxt = _next_lead(s, cur)

@@ -64,6 +64,7 @@ from skip_ai.kernel.state import (
     OBS_COMMON,
     TERMINAL,
     all_seats,
+    captain,
     deal_card,
     dealing,
     new_state,
@@ -279,7 +280,7 @@ def apply_action(s, a):
         else:
             take_table(s, other)
             _new_stream(s)
-        _to_move(s, other * k)
+        _to_move(s, captain(s, other))
         return all_seats(s)
     s[GS_EMPTY_PASS] = 0
     if s[TK_TABLE] == 0:

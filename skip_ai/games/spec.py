@@ -12,9 +12,18 @@ from typing import Any, Callable
 import numpy as np
 
 from skip_ai.games import text
-from skip_ai.kernel.state import CHANCE, NUM_CARDS, NUM_PARAMS
+from skip_ai.kernel.state import CHANCE, NUM_PARAMS
 
 ParamValue = int | bool | str
+Remap = Callable[[np.ndarray, np.ndarray, int, int, np.ndarray], int]
+"""``GameSpec.remap``: ``(world, before, actor, action, sigma) -> action``."""
+
+
+def remap_chance(world: np.ndarray, before: np.ndarray, actor: int, action: int,
+                 sigma: np.ndarray) -> int:
+    """The default ``GameSpec.remap``: a chance outcome is a card id, and the re-deal's
+    ``sigma`` says which card plays its part; a player's action stays as it was."""
+    return int(sigma[action]) if actor == CHANCE else action
 
 
 @dataclass(frozen=True)
@@ -99,9 +108,6 @@ class GameSpec:
     team_game: bool = True
     """Team games (RULES §0.5) compare one score per team and have a winning team; games
     played each for themselves (Pyatki) have one score per seat."""
-    partners_alternate: bool = False
-    """Partners sit alternately (team = seat mod 2, Sixty-six for four) instead of side by
-    side (RULES §0.2); the kernel's ``init`` sets ``H_TEAMS`` to match."""
     check: Callable[[dict], None] = field(default=lambda params: None)
     """Cross-parameter validation; raises ValueError naming the problem."""
     private_lines: Callable[[np.ndarray, int], list[str]] = field(default=lambda s, p: [])
@@ -117,28 +123,23 @@ class GameSpec:
     """Public facts that automatic events revealed and the action history does not show (e.g.
     Fours' follow-plays: who put down which card), rendered from the state; appended to the
     information state string so that it stays perfect recall."""
-    remap_start: Callable[[np.ndarray], int] = field(default=lambda s: 0)
-    """The history index from which a resampled world remaps actions: a game of several deals
-    re-deals only the current deal, whose cards are the only hidden ones (Sixty-six)."""
-    remap_player_cards: bool = False
-    """Players' card actions go through the resample's permutation too: some are hidden
-    (Sixty-six's face-down discards); public cards map to themselves."""
-    remap_choice: Callable[[np.ndarray, np.ndarray, int], int] | None = None
-    """For a game whose ``resample`` also redraws hidden *choices* (Sixty-six's catchers'
-    secret suits), which a card permutation cannot express: ``(world, before, action)`` → the
-    player's action as the resampled kernel state ``world`` has it, ``before`` being the
-    replayed state just before that action. So the replayed history leads to that very
-    world. None: players' actions are only remapped as cards."""
+    remap: Remap = remap_chance
+    """How :meth:`~skip_ai.pyspiel_wrapper.KernelState.replay` rewrites one action of the
+    history so that it leads to a world that the kernel's ``resample`` re-dealt:
+    ``remap(world, before, actor, action, sigma) -> action``. ``world`` is the kernel state
+    ``resample`` drew (``replay`` without one passes the state being replayed), ``before``
+    the replayed state just before the action (its ``H_MOVES`` is the action's index in the
+    history), ``sigma`` the card permutation of the re-deal (``kernel.resample``). The
+    default, :func:`remap_chance`, rewrites chance outcomes (card ids) and leaves players'
+    actions, which only ever show public cards. A game overrides it when its ``resample``
+    re-deals only part of the history (the rest replays as played), when players' actions can
+    name hidden cards, or when ``resample`` also redraws hidden choices, which a card
+    permutation cannot express (Sixty-six does all three)."""
 
     @property
     def seat_teams(self) -> "text.TeamNames":
         """The team names to label seats with; None in a game played each for themselves."""
         return self.team_names if self.team_game else None
-
-    def teams(self, n: int) -> np.ndarray:
-        """The team of every seat of an ``n``-seat team game (0 or 1)."""
-        seats = np.arange(n)
-        return seats % 2 if self.partners_alternate else (2 * seats >= n).astype(int)
 
     def render(self, s: np.ndarray) -> str:
         """``str(state)``: the whole position, every hand included."""
@@ -191,17 +192,3 @@ class GameSpec:
             values = [p.encode(params[p.name]) for p in self.params]
         assert len(values) <= NUM_PARAMS
         return np.array(values, dtype=np.int64)
-
-    def remap_action(self, actor: int, action: int, sigma: np.ndarray,
-                     world: np.ndarray | None = None, before: np.ndarray | None = None) -> int:
-        """An action of a history rewritten for a resampled world: chance outcomes are card
-        ids and go through ``sigma``; players' actions only ever show public cards, unless
-        ``remap_player_cards``; given the resampled ``world`` and the replayed state
-        ``before`` the action, a player's action goes through ``remap_choice`` too."""
-        if actor == CHANCE:
-            return int(sigma[action])
-        if self.remap_player_cards and 0 <= action < NUM_CARDS:
-            action = int(sigma[action])
-        if self.remap_choice is not None and world is not None:
-            action = self.remap_choice(world, before, action)
-        return action

@@ -9,21 +9,15 @@ from skip_ai.kernel.state import (
     H_CUR,
     H_MOVES,
     H_PLAYERS,
-    H_TEAMS,
     HAND,
     MAX_CARDS,
     TERMINAL,
+    team_of,
 )
 
 
 def players(s) -> int:
     return int(s[H_PLAYERS])
-
-
-def team_of(s, seat: int) -> int:
-    if s[H_TEAMS]:  # partners alternate
-        return seat % 2
-    return seat // (players(s) // 2)
 
 
 def hand_cards(s, seat: int) -> list[int]:

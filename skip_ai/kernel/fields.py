@@ -40,6 +40,7 @@ from .state import (
     TERMINAL,
     play_public,
     prove_absent_mask,
+    team_of,
     unplaced_cards,
 )
 
@@ -202,7 +203,7 @@ def write_observation(s, p, out, base, max_size):
     the own / other field; ``[108,162)`` / ``[162,216)`` card is the top of a pile on the own /
     other field; ``[216,270)`` at a pile's bottom card, its size / ``max_size``. Pelicans
     (Little Country) are not in this part: the game writes its own."""
-    mine = p // (s[H_PLAYERS] // 2)
+    mine = team_of(s, p)
     for c in range(NUM_CARDS):
         loc = s[LOC + c]
         if loc == LOC_FIELD + mine:

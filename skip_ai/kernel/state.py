@@ -10,7 +10,7 @@ slots                   meaning
 ``H_MOVES``             actions applied so far (chance outcomes included)
 ``H_DEALT``             deal chance nodes applied so far
 ``H_DEAL_LEN``          deal chance nodes planned (``DEAL_PLAN`` entries in use)
-``H_TEAMS``             0: partners side by side (§0.2); 1: partners alternate
+``H_TEAMS``             bitmask of the seats of team 1 (who is whose partner)
 ``H_PARAMS`` ..         the game's parameters, ``NUM_PARAMS`` slots, in the order it declares
 ``LOC[c]``              where card ``c`` is (``LOC_*`` codes; 0..5 = in that seat's hand)
 ``KNOWN[c]``            bitmask of seats that know where ``c`` is, besides its holder
@@ -53,9 +53,10 @@ H_MOVES = 2
 H_DEALT = 3
 H_DEAL_LEN = 4
 H_TEAMS = 5
-"""How the teams sit: 0 side by side (RULES §0.2, every SKIP game), 1 alternately (team =
-seat mod 2: Sixty-six for four). A game whose partners alternate sets it in ``init``; its
-kernel then uses its own team function instead of :func:`team_of`."""
+"""Bitmask of the seats of team 1: the one record of who is whose partner, read by
+:func:`team_of` and :func:`team_seats` (kernels and Python alike). ``init_common`` sets
+partners side by side (RULES §0.2, every SKIP game); a game seated otherwise overwrites it
+in its ``init`` (Sixty-six: partners alternate)."""
 H_PARAMS = 8
 NUM_PARAMS = 8
 HEADER = H_PARAMS + NUM_PARAMS
@@ -102,12 +103,38 @@ def all_seats(s):
     return (1 << s[H_PLAYERS]) - 1
 
 
-# Neither helper divides: a division by the (run-time) seat count is a slow instruction and
-# an exception path, which also keeps Numba from pruning the reference counting of ``s``.
+# None of the seat helpers divides: a division by the (run-time) seat count is a slow
+# instruction and an exception path, which also keeps Numba from pruning the reference
+# counting of ``s``. Hence teams as a mask (``H_TEAMS``), read with a shift.
 @njit(cache=True, inline="always")
 def team_of(s, seat):
-    """Team of a seat where partners sit side by side (RULES §0.2): 0 or 1."""
-    return np.int64(2 * seat >= s[H_PLAYERS])
+    """Team of a seat: 0 or 1."""
+    return (s[H_TEAMS] >> seat) & 1
+
+
+@njit(cache=True, inline="always")
+def team_seats(s, team):
+    """Mask of the seats of ``team``."""
+    return s[H_TEAMS] if team else all_seats(s) & ~s[H_TEAMS]
+
+
+@njit(cache=True, inline="always")
+def captain(s, team):
+    """The captain of ``team``: its first seat (RULES §0.2)."""
+    return lowest(team_seats(s, team))
+
+
+@njit(cache=True, inline="always")
+def partner_of(s, seat):
+    """The partner of ``seat`` where teams have two seats (a game for four)."""
+    return lowest(team_seats(s, team_of(s, seat)) & ~bit(seat))
+
+
+@njit(cache=True, inline="always")
+def side_by_side(players):
+    """``H_TEAMS`` where partners sit side by side (RULES §0.2): team 1 holds the seats ``s``
+    with ``2 s >= players``."""
+    return ((1 << players) - 1) & ~((1 << ((players + 1) >> 1)) - 1)
 
 
 @njit(cache=True, inline="always")
@@ -159,6 +186,7 @@ def setup_deal(s, players, deck, unseen, extras):
 def init_common(s, players, deck):
     """Fill the common part: ``deck`` is the array of card ids in play, all undealt."""
     s[H_PLAYERS] = players
+    s[H_TEAMS] = side_by_side(players)
     s[H_CUR] = CHANCE
     for c in range(MAX_CARDS):
         s[LOC + c] = LOC_NONE

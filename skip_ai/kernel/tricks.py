@@ -36,6 +36,7 @@ from .state import (
     next_seat,
     play_public,
     team_of,
+    team_seats,
 )
 
 LOC_TAKEN = LOC_TABLE + 1
@@ -62,13 +63,6 @@ def init_tricks(s):
 def card_value(c):
     """A card's points: its rank, 11 for a joker."""
     return 11 if c >= 52 else c % 13 + 2
-
-
-@njit(cache=True, inline="always")
-def team_seats(s, team):
-    """Mask of the seats of ``team`` (partners sit side by side)."""
-    k = s[H_PLAYERS] // 2
-    return ((1 << k) - 1) << (team * k)
 
 
 @njit(cache=True, inline="always")
@@ -133,9 +127,10 @@ def split_table(s):
 def team_leader(s, team):
     """The captain of ``team`` if he holds cards, else the next member with cards; -1 if
     nobody in the team holds a card."""
-    k = s[H_PLAYERS] // 2
-    for i in range(k):
-        seat = team * k + i
+    m = team_seats(s, team)
+    while m:
+        seat = lowest(m)
+        m &= m - 1
         if s[HAND + seat] != 0:
             return seat
     return -1
