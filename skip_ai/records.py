@@ -26,6 +26,9 @@ games played each for themselves):
 ``num_moves``      the players' decisions
 ``seconds``        wall time of the game
 ``status``         ``ok``, or ``failed`` with the reason in ``error``
+``actions``        every action id from the initial state, chance included: replaying them
+                   on a new state of ``game`` gives the game again (``skip-ai serve``);
+                   null for a failed game and in records written before this column
 =================  ========================================================================
 """
 
@@ -58,6 +61,7 @@ SCHEMA = pa.schema([
     ("seconds", pa.float64()),
     ("status", pa.string()),
     ("error", pa.string()),
+    ("actions", pa.list_(pa.int64())),
 ])
 
 
@@ -72,7 +76,8 @@ def to_table(rows: list[dict]) -> pa.Table:
 
 
 def read_records(folder: str | Path) -> pd.DataFrame:
-    """Every record under ``folder`` (a records folder of Parquet shards, or one file)."""
+    """Every record under ``folder`` (a records folder of Parquet shards, or one file);
+    shards written before the ``actions`` column read it as null."""
     path = Path(folder)
     if not path.exists():
         raise FileNotFoundError(f"no records at {path}")
