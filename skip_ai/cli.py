@@ -215,6 +215,26 @@ def _tune(args: argparse.Namespace) -> int:
     return 0
 
 
+def _serve(args: argparse.Namespace) -> int:
+    from skip_ai.serve.server import make_server
+
+    if args.records and not Path(args.records).exists():
+        raise ValueError(f"--records {args.records}: no such folder")
+    try:
+        server = make_server(args.host, args.port, args.records)
+    except OSError as e:
+        raise ValueError(f"cannot listen on {args.host}:{args.port} ({e.strerror}); "
+                         "choose another --port") from None
+    print(f"skip-ai serve: the table is at {server.url}  (Ctrl-C stops)", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        print("\nskip-ai serve: stopped")
+    finally:
+        server.server_close()
+    return 0
+
+
 def _score_names(game) -> list[str]:
     """Who each number of ``scores()`` belongs to: the teams, or the seats."""
     if game.spec.team_game:
@@ -290,6 +310,13 @@ def build_parser() -> argparse.ArgumentParser:
     posp.add_argument("--per-game", type=int, default=8, help="decisions kept per game")
     posp.add_argument("--seed", type=int, default=0)
     posp.add_argument("--out", required=True, help="positions file to write (.npz)")
+    srv = sub.add_parser("serve", help="the table in a browser: play against the bots, watch "
+                         "recorded games, see why a bot moved")
+    srv.add_argument("--port", type=int, default=8000, help="default 8000 (0: any free port)")
+    srv.add_argument("--host", default="127.0.0.1", help="the address to listen on (default "
+                     "127.0.0.1: this machine only)")
+    srv.add_argument("--records", metavar="OUT", help="a tournament's output folder (or its "
+                     "records/) whose games the page can replay")
     rep = sub.add_parser("report", help="analyse a batch's records: OUT/report.md and "
                          "OUT/figures/*.png")
     rep.add_argument("out", help="the batch folder (holding records/) or a records folder")
@@ -307,7 +334,7 @@ def main(argv: list[str] | None = None) -> int:
     handler = {"games": _games, "play": _play, "match": _match,
                "simulate": _simulate, "tournament": _tournament, "train": _train,
                "tune": _tune, "positions": _positions,
-               "report": _report}[args.command]
+               "report": _report, "serve": _serve}[args.command]
     try:
         return handler(args)
     except (ValueError, pyspiel.SpielError) as e:

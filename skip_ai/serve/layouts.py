@@ -262,9 +262,7 @@ def sixty_six_layout(s: np.ndarray, spec: GameSpec) -> Layout:
                       "team": team})
     trump = int(s[k.SX_TRUMP])
     facts = [f"trump {SUIT_SYMBOLS[trump]}" if trump >= 0 else "trump not named yet",
-             f"board {spec.team_names[0]} {int(s[k.SX_BOARD])} : "
-             f"{int(s[k.SX_BOARD + 1])} {spec.team_names[1]}",
-             f"dealer: seat {int(s[k.SX_DEALER])}"]
+             f"dealer: seat {int(s[k.SX_DEALER])}"]  # the board is the game's score
     return {"zones": zones, "facts": facts}
 
 
