@@ -11,7 +11,7 @@ every ``card`` field and ``cards`` list into card pictures):
 
 - ``row``: ``cards`` in order; ``backs`` face-down cards after them; ``small`` thumbnails
 - ``piles``: ``piles``: [{``cards`` bottom to top, ``key`` (a move target), ``note``}]
-- ``grid``: ``cells``: [{``r``, ``c``, ``card``, ``last``}]; optional ``row_labels`` /
+- ``grid``: ``cells``: [{``row``, ``col``, ``card``, ``last``}]; optional ``row_labels`` /
   ``col_labels`` (then the grid has exactly those rows and columns, row 0 on top), else the
   bounds of its cells and of the moves' ``cell:r,c`` targets (an open table: Chains)
 - ``pairs``: ``pairs``: [{``card``, ``cover`` (or absent), ``note``}] (an attack)
@@ -125,7 +125,7 @@ def domino_layout(s: np.ndarray, spec: GameSpec) -> Layout:
         for j, rank in enumerate(ranks):
             c = 13 * suit + rank - 2
             if (table >> c) & 1:
-                cells.append({"r": i, "c": j, "card": c, "last": c == last})
+                cells.append({"row": i, "col": j, "card": c, "last": c == last})
     grid = {"kind": "grid", "title": "table", "cells": cells,
             "row_labels": [SUIT_SYMBOLS[int(s[k.DM_OWNER + r])] for r in rows],
             "col_labels": [cards.RANK_CHARS[r - 2] for r in ranks]}
@@ -137,7 +137,7 @@ def guess_layout(s: np.ndarray, spec: GameSpec) -> Layout:
     rows = int(s[0]) // 2
     col, starter = int(s[k.GS_COL]), int(s[k.GS_STARTER])
     shown = col + (1 if int(s[k.GS_FILLED]) else 0) if starter >= 0 else 0
-    cells = [{"r": r, "c": i, "card": int(s[k.GS_GRID + k.MAX_ROWS * i + r])}
+    cells = [{"row": r, "col": i, "card": int(s[k.GS_GRID + k.MAX_ROWS * i + r])}
              for i in range(shown) for r in range(rows)
              if int(s[k.GS_GRID + k.MAX_ROWS * i + r]) >= 0]
     names = k.row_names(rows)
@@ -171,7 +171,7 @@ def fours_layout(s: np.ndarray, spec: GameSpec) -> Layout:
 def columns_layout(s: np.ndarray, spec: GameSpec) -> Layout:
     k = spec.kernel
     ranks = _ranks(int(param(s, k.P_DECK)))
-    cells = [{"r": k.FINISH - row, "c": j, "card": int(s[k.GRID + 4 * (rank - 2) + row])}
+    cells = [{"row": k.FINISH - row, "col": j, "card": int(s[k.GRID + 4 * (rank - 2) + row])}
              for j, rank in enumerate(ranks) for row in range(k.ROWS)
              if int(s[k.GRID + 4 * (rank - 2) + row]) >= 0]
     return {"zones": [{"kind": "grid", "title": "columns", "cells": cells,
@@ -183,8 +183,9 @@ def chains_layout(s: np.ndarray, spec: GameSpec) -> Layout:
     k = spec.kernel
     n = int(param(s, k.P_DECK)) // 4
     w = 2 * n - 1
-    cells = [{"r": int(s[k.CH_CELL + c]) // w - (n - 1), "c": int(s[k.CH_CELL + c]) % w - (n - 1),
-              "card": c} for c in range(NUM_CARDS) if s[k.CH_CELL + c] >= 0]
+    cells = [{"row": int(s[k.CH_CELL + c]) // w - (n - 1),
+              "col": int(s[k.CH_CELL + c]) % w - (n - 1), "card": c}
+             for c in range(NUM_CARDS) if s[k.CH_CELL + c] >= 0]
     return {"zones": [{"kind": "grid", "title": f"table (4 × {n})", "cells": cells}],
             "facts": []}
 

@@ -361,7 +361,7 @@ function gridEl(z, targets) {
     rows = z.row_labels.length;
     cols = z.col_labels.length;
   } else {
-    const pts = z.cells.map((x) => [x.r, x.c]).concat(reach);
+    const pts = z.cells.map((x) => [x.row, x.col]).concat(reach);
     if (!pts.length) pts.push([0, 0]);
     r0 = Math.min(...pts.map((p) => p[0]));
     c0 = Math.min(...pts.map((p) => p[1]));
@@ -371,7 +371,7 @@ function gridEl(z, targets) {
   const labelled = !!z.row_labels;
   const g = el("div", "grid");
   g.style.gridTemplateColumns = (labelled ? "auto " : "") + `repeat(${cols}, var(--card-w))`;
-  const at = new Map(z.cells.map((x) => [`${x.r},${x.c}`, x]));
+  const at = new Map(z.cells.map((x) => [`${x.row},${x.col}`, x]));
   if (labelled) {
     g.append(el("span", "lab"));
     for (const c of z.col_labels) g.append(el("span", "lab", c));
