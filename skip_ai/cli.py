@@ -31,6 +31,7 @@ def _fmt(v) -> str:
 
 def _play(args: argparse.Namespace) -> int:
     from agents import make_agent
+    from skip_ai.games.words import result_text
     from skip_ai.kernel.rng import below, make_rng
     from skip_ai.pyspiel_wrapper import load
 
@@ -48,7 +49,7 @@ def _play(args: argparse.Namespace) -> int:
         if state.is_chance_node():
             outcomes = state.chance_outcomes()
             action = outcomes[below(rng, len(outcomes))][0]
-            if dealt:
+            if dealt and not humans:  # a person is told what his seat saw, by his bot
                 print(f"      chance: {state.action_to_string(pyspiel.PlayerId.CHANCE, action)}")
             state.apply_action(action)
             continue
@@ -59,14 +60,21 @@ def _play(args: argparse.Namespace) -> int:
         player = state.current_player()
         action = bots[player].step(state)
         move += 1
-        print(f"{move:4d}. seat {player}: {state.action_to_string(player, action)}")
+        if not humans:
+            print(f"{move:4d}. seat {player}: {state.action_to_string(player, action)}")
         before = state.scores()
         state.apply_action(action)
-        if state.scores() != before:
+        if state.scores() != before and not humans:
             now = ", ".join(f"{n} {v:g}" for n, v in zip(names, state.scores()))
             print(f"      scores: {now}")
+    for p in sorted(humans):
+        bots[p].show_end(state, p)
     print("\nFinal position:\n" + str(state))
-    print(f"returns {state.returns()}  scores {state.scores()}")
+    if humans:
+        print("scores: " + ", ".join(f"{n} {v:g}" for n, v in zip(names, state.scores())))
+    else:
+        print(result_text(state))
+        print(f"returns {state.returns()}  scores {state.scores()}")
     return 0
 
 
@@ -343,6 +351,9 @@ def main(argv: list[str] | None = None) -> int:
     except EOFError as e:
         print(f"skip-ai: {e}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt as e:  # Ctrl-C, or a person who typed q (agents.human.QuitGame)
+        print(f"\nskip-ai: {e.args[0] if e.args else 'interrupted'}", file=sys.stderr)
+        return 0 if e.args else 130
     except BrokenPipeError:  # output piped into e.g. `head`, which stopped reading
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0

@@ -52,7 +52,7 @@ def seat_label(state: pyspiel.State, seat: int, viewer: int | None = None) -> st
     elif r == "partner":
         parts.append("your partner")
     t = team_of(state, seat)
-    if t is not None and state.num_players() > 2:
+    if t is not None:
         parts.append(spec.team_names[t])
     return f"seat {seat}" + (f" ({', '.join(parts)})" if parts else "")
 
