@@ -65,12 +65,16 @@ SCHEMA = pa.schema([
 ])
 
 
+OPTIONAL = ("actions",)
+"""Columns a record may leave out (null): the history is kept when the producer has it."""
+
+
 def to_table(rows: list[dict]) -> pa.Table:
-    """Records (dicts with every column of :data:`SCHEMA`) as an Arrow table; a missing or
-    mistyped column is an error naming it."""
+    """Records (dicts with every column of :data:`SCHEMA`, the :data:`OPTIONAL` ones
+    aside) as an Arrow table; a missing or mistyped column is an error naming it."""
     for name in SCHEMA.names:
         missing = [i for i, r in enumerate(rows) if name not in r]
-        if missing:
+        if missing and name not in OPTIONAL:
             raise ValueError(f"record {missing[0]} has no column {name!r}")
     return pa.Table.from_pylist(rows, schema=SCHEMA)
 
