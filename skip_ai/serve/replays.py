@@ -120,7 +120,8 @@ def _summary(index: int, row: Any) -> dict:
             "result": row.result, "winner": None if pd.isna(row.winner) else int(row.winner),
             "scores": None if row.scores is None else [float(x) for x in row.scores],
             "moves": None if pd.isna(row.num_moves) else int(row.num_moves),
-            "replayable": bool(row.replayable), "status": row.status, "error": row.error}
+            "replayable": bool(row.replayable), "status": row.status,
+            "error": None if pd.isna(row.error) else row.error}
 
 
 @functools.lru_cache(maxsize=64)

@@ -120,7 +120,8 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.write(body)
 
     def _json(self, status: int, data: Any) -> None:
-        self._send(status, json.dumps(data).encode(), "application/json")
+        # strict JSON (no NaN): what a browser's JSON.parse accepts
+        self._send(status, json.dumps(data, allow_nan=False).encode(), "application/json")
 
     def body(self) -> dict:
         size = int(self.headers.get("Content-Length") or 0)

@@ -504,8 +504,10 @@ function renderWhy(search, view) {
   box.className = "why";
   box.replaceChildren();
   const agent = view.seats[search.seat].agent;
+  const took = search.seconds < 1 ? `${Math.round(1000 * search.seconds)} ms`
+    : `${search.seconds.toFixed(1)} s`;
   box.append(el("div", "", `seat ${search.seat} (${agent}): ${search.iterations} iterations in ` +
-    `${search.seconds.toFixed(2)} s over ${search.moves} moves`));
+    `${took} over ${search.moves} moves`));
   const t = el("table");
   const head = el("tr");
   for (const h of ["move", "visits", "share", "value"]) head.append(el("th", "", h));
@@ -670,7 +672,7 @@ $("r-slider").addEventListener("change", (e) => step(parseInt(e.target.value, 10
 $("r-seat").addEventListener("change", (e) => openReplay(replay.index, replay.pos, e.target.value));
 $("r-play").addEventListener("click", () => {
   if (replay.timer) { stopAutoplay(); return; }
-  $("r-play").textContent = "⏸ pause";
+  $("r-play").textContent = "❚❚ pause";
   replay.timer = setInterval(() => {
     if (replay.pos >= replay.positions - 1) { stopAutoplay(); return; }
     step(replay.pos + 1);
