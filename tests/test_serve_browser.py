@@ -5,6 +5,7 @@ the result text and saves a screenshot per family under the test's folder."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import threading
 import time
@@ -40,6 +41,7 @@ def _driver():
         from selenium.webdriver.chrome.service import Service
     except ImportError:
         pytest.skip("the browser test needs selenium (pip install -e '.[browser]')")
+    os.environ.setdefault("SE_OFFLINE", "true")  # Selenium Manager: never download
     opts = webdriver.ChromeOptions()
     opts.binary_location = CHROMIUM
     for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
