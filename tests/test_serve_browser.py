@@ -53,9 +53,15 @@ def _driver():
 
 @pytest.fixture(scope="module")
 def server():
+    """The server, each family's game played once by bots first: a kernel used for the first
+    time compiles (or loads from Numba's cache), which is not what the browser test times."""
     from skip_ai.serve.server import make_server
 
     srv = make_server("127.0.0.1", 0)
+    for game in FAMILIES.values():
+        table = srv.app.tables.open({"game": game, "seat": None, "pace": 0,
+                                     "agents": ["random"] * _seats(game)})
+        table.thread.join(timeout=300)
     thread = threading.Thread(target=srv.serve_forever, daemon=True)
     thread.start()
     yield srv
@@ -68,6 +74,12 @@ def browser():
     driver = _driver()
     yield driver
     driver.quit()
+
+
+def _seats(game: str) -> int:
+    import pyspiel
+
+    return pyspiel.load_game(game).num_players()
 
 
 def _start(browser, url: str, game: str) -> None:
@@ -126,7 +138,7 @@ def _play_to_the_end(browser, deadline: float, folder: Path, family: str) -> tup
     raise AssertionError(f"the game did not end in time: the page is in {stuck}")
 
 
-def test_a_person_plays_a_game_of_every_family(server, browser, tmp_path):
+def test_a_person_plays_a_game_of_every_family(browser, server, tmp_path):
     from selenium.webdriver.common.by import By
 
     t0 = time.time()

@@ -217,7 +217,7 @@ async function poll(id, version) {
     try {
       const view = await api("GET", `/api/tables/${id}?after=${after}`);
       if (mine !== poller) return;
-      if (view.version !== after) showTable(view);
+      showLive(view);
       after = view.version;
       if (view.terminal || view.error) return;
     } catch (e) {
@@ -227,17 +227,30 @@ async function poll(id, version) {
   }
 }
 
+let sending = false;  // one move at a time: a second click before the answer is ignored
+
 async function sendMove(action) {
+  if (sending) return;
+  sending = true;
   try {
     selected = null;
     const view = await api("POST", `/api/tables/${current.id}/move`, { action });
-    showTable(view);
+    showLive(view);
   } catch (e) {
     $("table-error").textContent = e.message;
+  } finally {
+    sending = false;
   }
 }
 
 // ----- the table --------------------------------------------------------------------------
+function showLive(view) {
+  // the answer to a move and a long poll can arrive in either order: never go back in time
+  const same = current && current.id === view.id && !current.record;
+  if (same && view.version <= current.version) return;
+  showTable(view);
+}
+
 function showTable(view) {
   current = view;
   $("setup").classList.add("hidden");
