@@ -142,8 +142,10 @@ def guess_layout(s: np.ndarray, spec: GameSpec) -> Layout:
              if int(s[k.GS_GRID + k.MAX_ROWS * i + r]) >= 0]
     names = k.row_names(rows)
     grid = {"kind": "grid", "title": "stream", "cells": cells, "row_labels": list(names),
-            "col_labels": [f"{i + 1} {spec.team_names[(starter + i) % 2]}"
-                           for i in range(max(shown, 1))] if starter >= 0 else ["1"]}
+            "col_labels": [str(i + 1) for i in range(max(shown, 1))]}
+    if starter >= 0:
+        grid["note"] = (f"odd columns {spec.team_names[starter]}, even columns "
+                        f"{spec.team_names[1 - starter]}")
     way = {1: "top higher than bottom", -1: "top lower than bottom",
            0: "not fixed yet"}[int(s[k.GS_ORIENT])]
     facts = [f"orientation: {way}"] if starter >= 0 else []

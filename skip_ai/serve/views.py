@@ -40,6 +40,8 @@ from skip_ai.serve import layouts
 
 CARD_TOKEN = re.compile(r"[2-9TJQKA][scdh]|BJ|RJ|Pe[123]")
 """A card's text form inside a move's text (``Ts on Qs``, ``meld 3s4s5s``, ``cover with 7h``)."""
+RANK_ONLY = re.compile(r"[2-9TJQKA]")
+"""A move named by a rank alone (Fours: lead the sixes) plays the hand's cards of that rank."""
 CARD_FIELDS = ("card", "cover")
 RECENT = 80
 """Log entries a view carries."""
@@ -181,6 +183,9 @@ def move_list(state: pyspiel.State) -> list[dict]:
     for a in state.legal_actions():
         label = spec.action_to_string(s, p, a)
         mine = [cards.from_str(t) for t in CARD_TOKEN.findall(label)]
+        if RANK_ONLY.fullmatch(label):
+            rank = cards.RANK_CHARS.index(label) + 2
+            mine = [cards.card_id(suit, rank) for suit in range(4)]
         mine = [c for c in mine if int(s[LOC + c]) == p]
         out.append({"a": int(a), "label": label,
                     "card": mine[0] if mine else None,
