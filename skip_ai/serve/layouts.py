@@ -57,20 +57,19 @@ def _pile(s: np.ndarray, b: int) -> list[int]:
 
 
 def _pile_note(s: np.ndarray, spec: GameSpec, b: int) -> str:
+    """A pile's value (when it has several cards) and Little Country's marks."""
     k = spec.kernel
-    notes = []
-    if int(s[fields.F_SIZE + b]) > 1:
-        notes.append(f"={int(s[fields.F_SUM + b])}")
+    notes = [f"={int(s[fields.F_SUM + b])}"] if int(s[fields.F_SIZE + b]) > 1 else []
     flags = int(s[fields.F_FLAGS + b])
-    for flag, name in ((getattr(k, "MARRIED", 0), "married"),
-                       (getattr(k, "PELICAN_CHILD", 0), "pelican child"),
-                       (getattr(k, "CHILD", 0), "child")):
-        if flag and flags & flag:
-            notes.append(name)
-            if name == "pelican child":
-                break
-    if getattr(k, "PROTECTED", 0) and flags & k.PROTECTED:
-        notes.append(f"protected until seat {(flags >> k.GUARD_SHIFT) - 1} plays")
+    if hasattr(k, "MARRIED"):  # Two Captains' kernel, which Little Country shares
+        if flags & k.MARRIED:
+            notes.append("married")
+        if flags & k.PELICAN_CHILD:
+            notes.append("pelican child")
+        elif flags & k.CHILD:
+            notes.append("child")
+        if flags & k.PROTECTED:
+            notes.append(f"protected until seat {(flags >> k.GUARD_SHIFT) - 1} plays")
     return " ".join(notes)
 
 

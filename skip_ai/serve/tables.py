@@ -81,9 +81,8 @@ class Table:
         with self.cond:
             if after is not None:
                 self.cond.wait_for(lambda: self.version > after or self.closed, timeout=WAIT)
-            viewer = None if self.human is None else self.human
             last = max(self.searches) if self.searches else None
-            view = views.table_view(self.state, viewer, agents=self.specs, moves=True,
+            view = views.table_view(self.state, self.human, agents=self.specs, moves=True,
                                     search=self._search(last) if last is not None else None)
             if self.state.is_terminal() and self.human is not None:
                 view["open"] = views.table_view(self.state, None, agents=self.specs)["seats"]
