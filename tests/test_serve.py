@@ -314,3 +314,6 @@ def test_serve_refuses_a_missing_records_folder(tmp_path, capsys):
 
     assert main(["serve", "--records", str(tmp_path / "nowhere")]) == 2
     assert "no such folder" in capsys.readouterr().err
+    (tmp_path / "records").mkdir()
+    assert main(["serve", "--records", str(tmp_path), "--port", "0"]) == 2
+    assert "no records in" in capsys.readouterr().err

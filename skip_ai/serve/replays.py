@@ -47,6 +47,9 @@ class Records:
     def __init__(self, out: str | Path):
         self.folder = records_folder(out)
         df = read_records(self.folder).reset_index(drop=True)
+        if df.empty:
+            raise ValueError(f"no records in {self.folder}: give a tournament's output folder "
+                             "(OUT, holding records/) or its records folder")
         df["result"] = [_result(r) for r in df.itertuples()]
         df["replayable"] = [isinstance(a, np.ndarray) and len(a) > 0 for a in df.actions]
         self.df = df

@@ -130,11 +130,11 @@ function renderForm() {
       s.append(o);
     }
     s.title = p.doc;
-    s.addEventListener("change", renderSeats);
+    s.addEventListener("change", renderSeatForm);
     lab.append(s);
     box.append(lab);
   }
-  renderSeats();
+  renderSeatForm();
 }
 
 function numPlayers() {
@@ -142,7 +142,7 @@ function numPlayers() {
   return s ? parseInt(s.value, 10) : gameInfo().players;
 }
 
-function renderSeats() {
+function renderSeatForm() {
   const n = numPlayers();
   const seat = $("seat");
   const was = seat.value;
@@ -266,7 +266,7 @@ function showTable(view) {
   const res = $("result");
   res.classList.toggle("hidden", !view.result);
   res.textContent = view.result || "";
-  renderSeats2(view);
+  renderSeats(view);
   renderZones(view);
   renderHand(view);
   renderLog(view);
@@ -288,7 +288,7 @@ function renderFacts(view) {
   }
 }
 
-function renderSeats2(view) {
+function renderSeats(view) {
   const box = $("seats");
   box.replaceChildren();
   const open = view.open || null;  // every hand, at the end of a person's game
