@@ -106,7 +106,7 @@ def _start(browser, url: str, game: str) -> None:
 
 def _play_to_the_end(browser, deadline: float, folder: Path, family: str) -> tuple[int, int]:
     """Click until the result shows: a playable hand card, then a move button (a card's
-    choices, or pass / take / draw ...); a screenshot at the person's fourth decision.
+    choices, or pass / take / draw ...); a screenshot at the person's second decision.
     Returns (card clicks, button clicks)."""
     from selenium.common.exceptions import (ElementClickInterceptedException,
                                             StaleElementReferenceException)
@@ -122,7 +122,7 @@ def _play_to_the_end(browser, deadline: float, folder: Path, family: str) -> tup
                 continue
             playable = browser.find_elements(By.CSS_SELECTOR, "#hand .card.playable")
             chooser = browser.find_elements(By.CSS_SELECTOR, "#moves .move-btn")
-            if cards + buttons == 3 and not (folder / f"{family}.png").exists():
+            if cards + buttons == 1 and not (folder / f"{family}.png").exists():
                 browser.save_screenshot(str(folder / f"{family}.png"))
             if playable and not browser.find_elements(By.CSS_SELECTOR, "#hand .selected"):
                 playable[0].click()
