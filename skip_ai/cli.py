@@ -43,6 +43,7 @@ def _rules(args: argparse.Namespace) -> int:
 
 def _play(args: argparse.Namespace) -> int:
     from agents import make_agent
+    from skip_ai.games.words import result_text
     from skip_ai.kernel.rng import make_rng
     from skip_ai.play import play
     from skip_ai.pyspiel_wrapper import load
@@ -50,14 +51,25 @@ def _play(args: argparse.Namespace) -> int:
     game = load(args.game)
     specs = _seat_specs(args.seat, args.others, game.num_players())
     bots = [make_agent(spec, game, seed=args.seed + 1 + p) for p, spec in enumerate(specs)]
-    # a person at the table must not see the others' hands
-    printer = _Transcript(_score_names(game), show_deal="human" not in map(str.strip, specs))
+    humans = {p for p, spec in enumerate(specs) if spec.strip() == "human"}
+    names = _score_names(game)
     print(f"{game}  (seed {args.seed})")
-    state = play(game.new_initial_state(), bots, make_rng(args.seed), on_turn=printer.turn,
-                 on_decision=printer.decision, on_chance=printer.chance)
-    printer.scores(state)
+    # a person at the table must not see the others' hands: his bot tells him what his seat
+    # saw, and there is no transcript
+    printer = None if humans else _Transcript(names)
+    callbacks = {} if printer is None else dict(
+        on_turn=printer.turn, on_decision=printer.decision, on_chance=printer.chance)
+    state = play(game.new_initial_state(), bots, make_rng(args.seed), **callbacks)
+    if printer is not None:
+        printer.scores(state)
+    for p in sorted(humans):
+        bots[p].show_end(state, p)
     print("\nFinal position:\n" + str(state))
-    print(f"returns {state.returns()}  scores {state.scores()}")
+    if humans:
+        print("scores: " + ", ".join(f"{n} {v:g}" for n, v in zip(names, state.scores())))
+    else:
+        print(result_text(state))
+        print(f"returns {state.returns()}  scores {state.scores()}")
     return 0
 
 
@@ -65,9 +77,8 @@ class _Transcript:
     """``skip-ai play``'s printout: the position after the deal, every move, every later chance
     event, and the scores whenever a move changed them."""
 
-    def __init__(self, names: list[str], show_deal: bool):
+    def __init__(self, names: list[str]):
         self.names = names
-        self.show_deal = show_deal
         self.dealt = False
         self.moves = 0
         self.before: list[float] | None = None  # the scores before the last move
@@ -80,8 +91,7 @@ class _Transcript:
     def turn(self, state: pyspiel.State, player: int) -> None:
         self.scores(state)
         if not self.dealt:
-            if self.show_deal:
-                print("\nAfter the deal:\n" + str(state) + "\n")
+            print("\nAfter the deal:\n" + str(state) + "\n")
             self.dealt = True
 
     def decision(self, d: Decision) -> None:
@@ -289,6 +299,28 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
+def _serve(args: argparse.Namespace) -> int:
+    from skip_ai.serve.server import make_server
+
+    if args.port > 65535:
+        raise ValueError(f"--port {args.port}: ports go up to 65535")
+    if args.records and not Path(args.records).exists():
+        raise ValueError(f"--records {args.records}: no such folder")
+    try:
+        server = make_server(args.host, args.port, args.records)
+    except OSError as e:
+        raise ValueError(f"cannot listen on {args.host}:{args.port} ({e.strerror}); "
+                         "choose another --port") from None
+    print(f"skip-ai serve: the table is at {server.url}  (Ctrl-C stops)", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        print("\nskip-ai serve: stopped")
+    finally:
+        server.server_close()
+    return 0
+
+
 def _score_names(game) -> list[str]:
     """Who each number of ``scores()`` belongs to: the teams, or the seats."""
     if game.spec.team_game:
@@ -368,6 +400,13 @@ def build_parser() -> argparse.ArgumentParser:
     posp.add_argument("--per-game", type=_positive, default=8, help="decisions kept per game")
     posp.add_argument("--seed", type=int, default=0)
     posp.add_argument("--out", required=True, help="positions file to write (.npz)")
+    srv = sub.add_parser("serve", help="the table in a browser: play against the bots, watch "
+                         "recorded games, see why a bot moved")
+    srv.add_argument("--port", type=_at_least(0), default=8000, help="default 8000 (0: any free port)")
+    srv.add_argument("--host", default="127.0.0.1", help="the address to listen on (default "
+                     "127.0.0.1: this machine only)")
+    srv.add_argument("--records", metavar="OUT", help="a tournament's output folder (or its "
+                     "records/) whose games the page can replay")
     rep = sub.add_parser("report", help="analyse a batch's records: OUT/report.md and "
                          "OUT/figures/*.png")
     rep.add_argument("out", help="the batch folder (holding records/) or a records folder")
@@ -385,7 +424,7 @@ def main(argv: list[str] | None = None) -> int:
     handler = {"games": _games, "rules": _rules, "play": _play, "match": _match,
                "simulate": _simulate, "tournament": _tournament, "train": _train,
                "tune": _tune, "positions": _positions,
-               "report": _report}[args.command]
+               "report": _report, "serve": _serve}[args.command]
     try:
         return handler(args)
     except (ValueError, pyspiel.SpielError) as e:
@@ -394,6 +433,9 @@ def main(argv: list[str] | None = None) -> int:
     except EOFError as e:
         print(f"skip-ai: {e}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt as e:  # Ctrl-C, or a person who typed q (agents.human.QuitGame)
+        print(f"\nskip-ai: {e.args[0] if e.args else 'interrupted'}", file=sys.stderr)
+        return 0 if e.args else 130
     except BrokenPipeError:  # output piped into e.g. `head`, which stopped reading
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0

@@ -26,6 +26,9 @@ games played each for themselves):
 ``num_moves``      the players' decisions
 ``seconds``        wall time of the game
 ``status``         ``ok``, or ``failed`` with the reason in ``error``
+``actions``        every action id from the initial state, chance included: replaying them
+                   on a new state of ``game`` gives the game again (``skip-ai serve``);
+                   null for a failed game and in records written before this column
 =================  ========================================================================
 """
 
@@ -59,23 +62,29 @@ SCHEMA = pa.schema([
     ("seconds", pa.float64()),
     ("status", pa.string()),
     ("error", pa.string()),
+    ("actions", pa.list_(pa.int64())),
 ])
 
 
+OPTIONAL = ("actions",)
+"""Columns a record may leave out (null): the history is kept when the producer has it."""
+
+
 def to_table(rows: list[dict]) -> pa.Table:
-    """Records (dicts with every column of :data:`SCHEMA`) as an Arrow table; a missing or
-    mistyped column is an error naming it."""
+    """Records (dicts with every column of :data:`SCHEMA`, the :data:`OPTIONAL` ones
+    aside) as an Arrow table; a missing or mistyped column is an error naming it."""
     for name in SCHEMA.names:
         missing = [i for i, r in enumerate(rows) if name not in r]
-        if missing:
+        if missing and name not in OPTIONAL:
             raise ValueError(f"record {missing[0]} has no column {name!r}")
     return pa.Table.from_pylist(rows, schema=SCHEMA)
 
 
 def read_records(folder: str | Path) -> pd.DataFrame:
-    """Every record under ``folder`` (a records folder of Parquet shards, or one file). A
-    game recorded twice (a shard copied by hand) is an error naming both shards: it would
-    otherwise be counted twice."""
+    """Every record under ``folder`` (a records folder of Parquet shards, or one file);
+    shards written before the ``actions`` column read it as null. A game recorded twice (a
+    shard copied by hand) is an error naming both shards: it would otherwise be counted
+    twice."""
     path = Path(folder)
     if not path.exists():
         raise FileNotFoundError(f"no records at {path}")

@@ -21,7 +21,8 @@ from skip_ai.sim import winners
 from skip_ai.tournament.schedule import ScheduledGame
 
 # The columns a failed game cannot fill.
-_NO_RESULT = {"returns": None, "scores": None, "num_actions": None, "num_moves": None}
+_NO_RESULT = {"returns": None, "scores": None, "num_actions": None, "num_moves": None,
+              "actions": None}
 
 
 @functools.lru_cache(maxsize=None)
@@ -79,4 +80,5 @@ def _play(batch: str, code_version: str, s: ScheduledGame) -> dict:
     seconds = time.perf_counter() - t0
     return {**_describe(batch, code_version, s), "returns": r["returns"].tolist(), "scores": r["state"].scores(),
             "num_actions": r["num_actions"], "num_moves": r["moves_a"] + r["moves_b"],
-            "seconds": seconds, "status": "ok", "error": None}
+            "seconds": seconds, "status": "ok", "error": None,
+            "actions": r["state"].history()}

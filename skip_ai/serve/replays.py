@@ -1,0 +1,154 @@
+"""Recorded games, replayed move by move: a tournament's records (``OUT/records``) given on
+the command line, listed with filters, and any one game rebuilt by re-applying its
+``actions`` to a new state of its ``game`` string.
+
+Pages name a record by its row number in the folder read at start; no path ever comes from
+a page. Records written before the ``actions`` column, and failed games, have no history:
+they are listed but said to be not replayable.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pyspiel
+
+from skip_ai.pyspiel_wrapper import load
+from skip_ai.records import read_records
+from skip_ai.serve import views
+from skip_ai.serve.tables import BadRequest
+
+PAGE = 50
+RESULTS = ("A wins", "B wins", "draw", "failed")
+
+
+def records_folder(out: str | Path) -> Path:
+    """The records folder of a batch folder ``OUT`` (``OUT/records``), or ``out`` itself."""
+    path = Path(out)
+    return path / "records" if (path / "records").is_dir() else path
+
+
+def _result(row: Any) -> str:
+    """A record's result for agent A: ``A wins``, ``B wins``, ``draw`` or ``failed``."""
+    if row.status != "ok":
+        return "failed"
+    if row.score_a > 0.5:
+        return "A wins"
+    return "B wins" if row.score_a < 0.5 else "draw"
+
+
+class Records:
+    """The records of one folder, read once."""
+
+    def __init__(self, out: str | Path):
+        self.folder = records_folder(out)
+        df = read_records(self.folder).reset_index(drop=True)
+        if df.empty:
+            raise ValueError(f"no records in {self.folder}: give a tournament's output folder "
+                             "(OUT, holding records/) or its records folder")
+        df["result"] = [_result(r) for r in df.itertuples()]
+        df["replayable"] = [isinstance(a, np.ndarray) and len(a) > 0 for a in df.actions]
+        self.df = df
+
+    def facets(self) -> dict:
+        """The values the filters offer."""
+        df = self.df
+        agents = sorted(set(df.agent_a) | set(df.agent_b))
+        return {"agents": agents, "games": sorted(df.game.unique()), "results": list(RESULTS),
+                "total": len(df), "replayable": int(df.replayable.sum()),
+                "folder": str(self.folder)}
+
+    def listing(self, query: dict[str, str]) -> dict:
+        """One page of the records matching ``agent`` (either side), ``game``, ``result``,
+        from ``offset``."""
+        df = self.df
+        keep = np.ones(len(df), bool)
+        if query.get("agent"):
+            keep &= (df.agent_a == query["agent"]).to_numpy() | \
+                (df.agent_b == query["agent"]).to_numpy()
+        if query.get("game"):
+            keep &= (df.game == query["game"]).to_numpy()
+        if query.get("result"):
+            if query["result"] not in RESULTS:
+                raise BadRequest(f"result must be one of {', '.join(RESULTS)}")
+            keep &= (df.result == query["result"]).to_numpy()
+        offset = _int(query.get("offset", "0"), "offset")
+        rows = df[keep]
+        page = rows.iloc[offset:offset + PAGE]
+        return {"total": int(keep.sum()), "offset": offset, "page": PAGE,
+                "rows": [_summary(i, r) for i, r in zip(page.index.tolist(),
+                                                        page.itertuples())]}
+
+    def row(self, index: int) -> Any:
+        if not 0 <= index < len(self.df):
+            raise KeyError(f"no record {index} (the folder holds {len(self.df)})")
+        return self.df.iloc[index]
+
+    def replay(self, index: int, position: int, seat: int | None) -> dict:
+        """The view of record ``index`` before its ``position``-th decision (the last
+        position: the end), from ``seat`` (None: every card open)."""
+        row = self.row(index)
+        if not row.replayable:
+            why = f"the game failed ({row.error})" if row.status != "ok" else \
+                "it was recorded without its action history (before the actions column)"
+            raise BadRequest(f"record {index} cannot be replayed: {why}")
+        game = _game(row.game)
+        if seat is not None and not 0 <= seat < game.num_players():
+            raise BadRequest(f"seat must be one of 0..{game.num_players() - 1}, or open")
+        actions = row.actions.tolist()
+        try:
+            stops = _stops(row.game, tuple(actions))
+        except (ValueError, pyspiel.SpielError) as e:  # recorded with other rules
+            raise BadRequest(f"record {index} does not replay with this code: {e}") from None
+        if not 0 <= position < len(stops):
+            raise BadRequest(f"position must be in 0..{len(stops) - 1}")
+        state = game.new_initial_state()
+        for a in actions[:stops[position]]:
+            state.apply_action(a)
+        view = views.table_view(state, seat, agents=list(row.agents))
+        ended = ""
+        if position == len(stops) - 1 and list(state.returns()) != list(row.returns):
+            ended = "this replay does not end as recorded: the code has changed since"
+        return {**view, "record": _summary(index, row), "position": position,
+                "positions": len(stops), "mismatch": ended}
+
+
+def _summary(index: int, row: Any) -> dict:
+    return {"index": index, "match_id": row.match_id, "game": row.game,
+            "agent_a": row.agent_a, "agent_b": row.agent_b, "agents": list(row.agents),
+            "result": row.result, "winner": None if pd.isna(row.winner) else int(row.winner),
+            "scores": None if row.scores is None else [float(x) for x in row.scores],
+            "moves": None if pd.isna(row.num_moves) else int(row.num_moves),
+            "replayable": bool(row.replayable), "status": row.status,
+            "error": None if pd.isna(row.error) else row.error}
+
+
+@functools.lru_cache(maxsize=64)
+def _game(game: str) -> pyspiel.Game:
+    return load(game)
+
+
+@functools.lru_cache(maxsize=16)
+def _stops(game: str, actions: tuple[int, ...]) -> list[int]:
+    """The replay's positions: the history length before each decision, then the end."""
+    state = _game(game).new_initial_state()
+    stops = []
+    for a in actions:
+        if state.is_player_node():
+            stops.append(len(state.history()))
+        state.apply_action(a)
+    return stops + [len(actions)]
+
+
+def _int(text: str, name: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise BadRequest(f"{name} must be a whole number (got {text!r})") from None
+    if value < 0:
+        raise BadRequest(f"{name} must be ≥ 0 (got {value})")
+    return value

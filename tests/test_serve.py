@@ -1,0 +1,319 @@
+"""``skip-ai serve`` through HTTP: the page and its files, a whole game against bots through
+the API, clear errors for bad requests, no file outside the page's own, a searching bot that
+does not hold up other requests, why a bot moved, and recorded games replayed."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import threading
+import time
+from urllib.parse import urlencode
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pyspiel
+import pytest
+from test_serve_views import shown_cards
+
+from skip_ai.kernel.state import hidden_from
+from skip_ai.records import SCHEMA, read_records
+from skip_ai.serve.server import make_server
+from skip_ai.tournament import load_config, run_tournament
+
+
+def _strict(name: str):
+    raise ValueError(f"{name} is not JSON: a browser would refuse the response")
+
+
+class Client:
+    """JSON over HTTP to a server of this process."""
+
+    def __init__(self, server):
+        self.server = server
+        self.host, self.port = server.server_address[:2]
+
+    def raw(self, method: str, path: str, body: bytes | None = None) -> tuple[int, bytes]:
+        conn = http.client.HTTPConnection(self.host, self.port, timeout=60)
+        try:
+            conn.request(method, path, body=body,
+                         headers={"Content-Type": "application/json"} if body else {})
+            res = conn.getresponse()
+            return res.status, res.read()
+        finally:
+            conn.close()
+
+    def get(self, path: str) -> tuple[int, dict]:
+        status, data = self.raw("GET", path)
+        return status, json.loads(data, parse_constant=_strict)
+
+    def post(self, path: str, body) -> tuple[int, dict]:
+        status, data = self.raw("POST", path, json.dumps(body).encode())
+        return status, json.loads(data)
+
+
+def running(records=None):
+    server = make_server("127.0.0.1", 0, records)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+@pytest.fixture(scope="module")
+def client():
+    server = running()
+    yield Client(server)
+    server.shutdown()
+    server.server_close()
+
+
+def open_table(client, game: str, seat, agents, **extra) -> dict:
+    status, view = client.post("/api/tables", {"game": game, "seat": seat, "agents": agents,
+                                               "pace": 0, **extra})
+    assert status == 200, view
+    return view
+
+
+def wait_for(client, view: dict, done) -> dict:
+    deadline = time.time() + 300  # generous: a first search compiles, cores are shared
+    while not done(view):
+        assert time.time() < deadline, view["turn"]
+        assert not view["error"], view["error"]
+        _, view = client.get(f"/api/tables/{view['id']}?after={view['version']}")
+    return view
+
+
+def test_the_page_and_its_files(client):
+    status, page = client.raw("GET", "/")
+    assert status == 200 and b"<title>skip_ai" in page
+    for name in ("app.js", "style.css", "index.html"):
+        assert client.raw("GET", f"/static/{name}")[0] == 200
+    status, games = client.get("/api/games")
+    names = [g["name"] for g in games["games"]]
+    assert names[0] == "skip_pyatki" and "classic_rummy" in names and len(names) == 13
+    assert games["records"] is None
+
+
+@pytest.mark.parametrize("path", [
+    "/static/../server.py", "/static/..%2fserver.py", "/static/%2e%2e/%2e%2e/records.py",
+    "/static/server.py", "/../../etc/passwd", "/static//etc/passwd", "/static/app.js/..",
+    "/api/records/../../etc/passwd", "/static/..\\server.py",
+])
+def test_no_path_reads_a_file_outside_the_pages_own(client, path):
+    status, body = client.raw("GET", path)
+    assert status in (400, 404)
+    assert b"import" not in body and b"root:" not in body
+
+
+def test_a_person_plays_a_whole_game_against_random_bots(client):
+    view = open_table(client, "skip_columns(players=4,deck=36)", 1,
+                      ["random", "human", "random", "random"], seed=7)
+    moves = 0
+    while True:
+        view = wait_for(client, view, lambda v: v["terminal"] or v["moves"])
+        if view["terminal"]:
+            break
+        assert view["turn"] == "your move" and view["seats"][1]["role"] == "you"
+        assert view["seats"][0]["role"] == "partner"
+        status, view = client.post(f"/api/tables/{view['id']}/move",
+                                   {"action": view["moves"][-1]["a"]})
+        assert status == 200, view
+        moves += 1
+    assert moves == 9
+    assert "wins" in view["result"] and view["scores"]
+    assert len(view["open"]) == 4  # every hand shown at the end
+
+
+@pytest.mark.parametrize("body, message", [
+    ({"game": "skip_nothing", "seat": 0, "agents": []}, "unknown game"),
+    ({"game": "skip_columns(players=3)", "seat": 0, "agents": []}, "players=3 is not allowed"),
+    ({"game": "skip_columns(players=2)", "seat": 2, "agents": ["random"] * 2}, "seat must be"),
+    ({"game": "skip_columns(players=2)", "seat": 0, "agents": ["random"]}, "one agent spec"),
+    ({"game": "skip_columns(players=2)", "seat": 0, "agents": ["x", "alphago"]},
+     "unknown agent 'alphago'"),
+    ({"game": "skip_columns(players=2)", "seat": 0, "agents": ["x", "human"]},
+     "a person can only sit at your seat"),
+    ({"game": "skip_columns(players=2)", "seat": None, "agents": ["random"] * 2, "pace": -1},
+     "pace"),
+])
+def test_a_bad_table_request_is_one_clear_line(client, body, message):
+    status, data = client.post("/api/tables", body)
+    assert status == 400 and message in data["error"], data
+    assert "\n" not in data["error"]
+
+
+def test_bad_moves_and_unknown_tables(client):
+    view = open_table(client, "skip_columns(players=2,deck=36)", 0, ["x", "random"])
+    view = wait_for(client, view, lambda v: v["moves"])
+    url = f"/api/tables/{view['id']}/move"
+    legal = {m["a"] for m in view["moves"]}
+    illegal = next(a for a in range(54) if a not in legal)
+    for body, message in [({"action": illegal}, "not one of your legal moves"),
+                          ({"action": "7s"}, "an integer"), ({}, "an integer")]:
+        status, data = client.post(url, body)
+        assert status == 400 and message in data["error"]
+    status, data = client.raw("POST", url, b"{not json")
+    assert status == 400 and b"not JSON" in data
+    assert client.get("/api/tables/abcdef123456")[0] == 404
+    assert client.get(f"/api/tables/{view['id']}?after=soon")[0] == 400
+    watch = open_table(client, "skip_columns(players=2,deck=36)", None, ["random", "random"])
+    status, data = client.post(f"/api/tables/{watch['id']}/move", {"action": 0})
+    assert status == 400 and "bots play alone" in data["error"]
+    assert client.get("/api/records")[0] == 400  # no --records
+
+
+def test_a_searching_bot_does_not_hold_up_other_requests(client):
+    view = open_table(client, "skip_guess(players=4)", None, ["ismcts(seconds=1)"] * 4)
+    time.sleep(0.3)  # the first bot is searching now
+    for path in ("/api/games", f"/api/tables/{view['id']}"):
+        t0 = time.perf_counter()
+        status, _ = client.get(path)
+        assert status == 200 and time.perf_counter() - t0 < 0.5, path
+
+
+def test_why_a_bot_moved(client):
+    # a person's table: while the game is on, only the chosen move (the others name the
+    # bot's hidden cards)
+    view = open_table(client, "skip_columns(players=2,deck=36)", 0,
+                      ["x", "ismcts(iterations=60)"], seed=3)
+    view = wait_for(client, view, lambda v: v["moves"])
+    _, view = client.post(f"/api/tables/{view['id']}/move", {"action": view["moves"][0]["a"]})
+    view = wait_for(client, view, lambda v: v["search"] is not None)
+    search = view["search"]
+    assert search["seat"] == 1 and not search["full"] and len(search["rows"]) == 1
+    row = search["rows"][0]
+    assert row["chosen"] and 0 < row["share"] <= 1 and search["iterations"] == 60
+    entry = next(e for e in view["log"] if e["i"] == search["i"])
+    assert entry["why"] and entry["text"] == row["label"]
+    status, again = client.get(f"/api/tables/{view['id']}/why/{search['i']}")
+    assert status == 200 and again["rows"] == search["rows"]
+    assert client.get(f"/api/tables/{view['id']}/why/0")[0] == 400
+    # watching bots, every card is open: every root move
+    watch = open_table(client, "skip_columns(players=2,deck=36)", None,
+                       ["ismcts(iterations=60)", "random"], seed=3)
+    watch = wait_for(client, watch, lambda v: v["search"] is not None)
+    assert watch["search"]["full"] and len(watch["search"]["rows"]) == watch["search"]["moves"] > 1
+    assert abs(sum(r["share"] for r in watch["search"]["rows"]) - 1) < 1e-9
+
+
+@pytest.mark.parametrize("game", ["skip_chains(players=4,deck=36)",
+                                  "classic_sixty_six_4p(mode=deal,nines=true,contracts=true)"])
+def test_a_persons_table_never_sends_a_hidden_card(client, game):
+    view = open_table(client, game, 2, ["random", "random", "x", "random"], seed=1)
+    table = client.server.app.tables.get(view["id"])
+    while True:
+        view = wait_for(client, view, lambda v: v["terminal"] or v["moves"])
+        # the state the view was made from: the table's history up to the view's move
+        state = table.game.new_initial_state()
+        for a in table.state.history()[:view["move_number"]]:
+            state.apply_action(a)
+        s = state.kernel_state()
+        if not view["terminal"]:  # at the end every hand is shown
+            assert not [c for c in shown_cards(view) if hidden_from(s, c, 2)]
+            assert view["search"] is None or not view["search"]["full"]
+        if view["terminal"]:
+            break
+        status, view = client.post(f"/api/tables/{view['id']}/move",
+                                   {"action": view["moves"][0]["a"]})
+        assert status == 200, view
+
+
+# ----- recorded games --------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def batch(tmp_path_factory):
+    """A tiny tournament's folder, plus a shard written before the actions column."""
+    tmp = tmp_path_factory.mktemp("batch")
+    config = tmp / "t.toml"
+    config.write_text(f'name = "t"\nseed = 1\ndeals = 2\nout = "{tmp / "out"}"\n'
+                      '[[games]]\ngame = "skip_columns(players=4,deck=36)"\n'
+                      '[[games]]\ngame = "skip_pyatki(players=2,deck=36)"\n'
+                      '[[agents]]\nname = "rnd"\nspec = "random"\n'
+                      '[[agents]]\nname = "heur"\nspec = "heuristic"\n')
+    run_tournament(load_config(config), workers=1)
+    out = tmp / "out"
+    old = read_records(out / "records").head(3).drop(columns="actions")
+    old["match_id"] = old.match_id + "-old"
+    schema = pa.schema([f for f in SCHEMA if f.name != "actions"])
+    pq.write_table(pa.Table.from_pandas(old, schema=schema, preserve_index=False),
+                   out / "records" / "old-shard.parquet")
+    return out
+
+
+@pytest.fixture(scope="module")
+def replays(batch):
+    server = running(batch)
+    yield Client(server)
+    server.shutdown()
+    server.server_close()
+
+
+def test_the_records_are_listed_and_filtered(replays, batch):
+    df = read_records(batch / "records")
+    assert len(df) == 4 + 4 + 3  # 2 deals × 2 seatings of each game, and the old shard
+    _, games = replays.get("/api/games")
+    facets = games["records"]
+    assert facets["total"] == 11 and facets["replayable"] == 8
+    assert facets["agents"] == ["heur", "rnd"]
+    _, page = replays.get("/api/records")
+    assert page["total"] == 11 and len(page["rows"]) == 11
+    old = [r for r in page["rows"] if r["match_id"].endswith("-old")]
+    assert len(old) == 3 and not any(r["replayable"] for r in old)
+    for game in facets["games"]:
+        _, page = replays.get("/api/records?" + urlencode({"game": game}))
+        assert page["total"] == (df.game == game).sum()
+        assert {r["game"] for r in page["rows"]} == {game}
+    _, wins = replays.get("/api/records?result=A%20wins")
+    _, losses = replays.get("/api/records?result=B%20wins")
+    _, draws = replays.get("/api/records?result=draw")
+    assert wins["total"] + losses["total"] + draws["total"] == 11
+    assert all(r["result"] == "A wins" for r in wins["rows"])
+    _, rnd = replays.get("/api/records?agent=rnd")
+    assert rnd["total"] == 11
+    status, data = replays.get("/api/records?result=maybe")
+    assert status == 400 and "result must be one of" in data["error"]
+
+
+def test_a_record_replays_move_by_move_from_any_seat(replays, batch):
+    df = read_records(batch / "records")
+    _, page = replays.get("/api/records?agent=heur")
+    row = next(r for r in page["rows"] if r["replayable"] and "columns" in r["game"])
+    index = row["index"]
+    status, first = replays.get(f"/api/records/{index}?pos=0&seat=open")
+    assert status == 200, first
+    n = first["positions"]
+    assert n == row["moves"] + 1 and first["move_number"] == 36  # the deal, then the moves
+    assert len(shown_cards(first)) == 36  # every card open
+    game = pyspiel.load_game(row["game"])
+    actions = df[df.match_id == row["match_id"]].actions.iloc[0].tolist()
+    for pos in (0, 5, n - 1):
+        _, view = replays.get(f"/api/records/{index}?pos={pos}&seat=3")
+        state = game.new_initial_state()
+        for a in actions[:view["move_number"]]:
+            state.apply_action(a)
+        s = state.kernel_state()
+        assert not [c for c in shown_cards(view) if hidden_from(s, c, 3)]
+        assert view["position"] == pos and view["viewer"] == 3
+    _, last = replays.get(f"/api/records/{index}?pos={n - 1}&seat=open")
+    assert last["terminal"] and last["result"] and not last["mismatch"]
+    for query, message in [(f"pos={n}", "position must be in"), ("seat=9", "seat must be"),
+                           ("seat=me", "seat must be"), ("pos=-1", "pos must be")]:
+        status, data = replays.get(f"/api/records/{index}?{query}")
+        assert status == 400 and message in data["error"], query
+    assert replays.get("/api/records/999")[0] == 404
+
+
+def test_a_record_without_its_history_says_so(replays):
+    _, page = replays.get("/api/records")
+    old = next(r for r in page["rows"] if not r["replayable"])
+    status, data = replays.get(f"/api/records/{old['index']}")
+    assert status == 400 and "without its action history" in data["error"]
+
+
+def test_serve_refuses_a_missing_records_folder(tmp_path, capsys):
+    from skip_ai.cli import main
+
+    assert main(["serve", "--records", str(tmp_path / "nowhere")]) == 2
+    assert "no such folder" in capsys.readouterr().err
+    (tmp_path / "records").mkdir()
+    assert main(["serve", "--records", str(tmp_path), "--port", "0"]) == 2
+    assert "no records in" in capsys.readouterr().err
