@@ -175,20 +175,19 @@ def log_entries(state: pyspiel.State, viewer: int | None, recent: int = RECENT) 
 
 
 def move_list(state: pyspiel.State) -> list[dict]:
-    """The legal moves of the player to move: id, text, the hand card it plays (if any: the
-    first card of its text that is in his hand) and where it lands (a pile, a cell)."""
+    """The legal moves of the player to move: id, text, the hand cards it plays (the cards
+    of its text that are in his hand; a rank alone: his cards of that rank) and where it
+    lands (a pile, a cell)."""
     spec, s = state.get_game().spec, state.kernel_state()
     p = state.current_player()
     out = []
     for a in state.legal_actions():
         label = spec.action_to_string(s, p, a)
-        mine = [cards.from_str(t) for t in CARD_TOKEN.findall(label)]
+        named = [cards.from_str(t) for t in CARD_TOKEN.findall(label)]
         if RANK_ONLY.fullmatch(label):
-            rank = cards.RANK_CHARS.index(label) + 2
-            mine = [cards.card_id(suit, rank) for suit in range(4)]
-        mine = [c for c in mine if int(s[LOC + c]) == p]
+            named = [cards.card_id(suit, cards.RANK_CHARS.index(label) + 2) for suit in range(4)]
         out.append({"a": int(a), "label": label,
-                    "card": mine[0] if mine else None,
+                    "cards": [c for c in named if int(s[LOC + c]) == p],
                     "target": layouts.move_target(s, spec, a)})
     return out
 
@@ -237,8 +236,7 @@ def table_view(state: pyspiel.State, viewer: int | None, *,
         "moves": [], "search": search,
     }
     if moves and viewer is not None and to_move == viewer:
-        view["moves"] = [{**m, "card": None if m["card"] is None else _card(s, m["card"], viewer)}
-                         for m in move_list(state)]
+        view["moves"] = _emit(move_list(state), s, viewer)
     return view
 
 

@@ -429,12 +429,13 @@ function renderHand(view) {
   area.classList.toggle("hidden", !me || (view.terminal && !me.cards.length));
   if (!me) return;
   $("hand-title").textContent = `Your hand (seat ${me.seat})`;
-  const byCard = new Map();
+  const byCard = new Map();  // hand card -> the moves that play it
   for (const m of view.moves) {
-    if (!m.card) continue;
-    const list = byCard.get(m.card.c) || [];
-    list.push(m);
-    byCard.set(m.card.c, list);
+    for (const c of m.cards) {
+      const list = byCard.get(c.c) || [];
+      list.push(m);
+      byCard.set(c.c, list);
+    }
   }
   if (selected !== null && !byCard.has(selected)) selected = null;
   const hand = $("hand");
@@ -453,7 +454,7 @@ function renderHand(view) {
   if (!me.cards.length) hand.append(el("span", "empty", "no cards"));
   const box = $("moves");
   box.replaceChildren();
-  const shown = selected !== null ? byCard.get(selected) : view.moves.filter((m) => !m.card);
+  const shown = selected !== null ? byCard.get(selected) : view.moves.filter((m) => !m.cards.length);
   if (view.moves.length && selected === null && byCard.size) {
     box.append(el("div", "hint", "Click a card to play it" +
       (shown.length ? ", or choose:" : ".")));
