@@ -65,23 +65,38 @@ class SearchConfig:
     """The move played: the most visited root action, or the best mean (``value``)."""
 
     def __post_init__(self) -> None:
+        self._check_budget()
+        self._check_numbers()
+        self._check_choices()
+        self._check_model()
+
+    def _check_budget(self) -> None:
         if self.iterations is not None and self.seconds is not None:
             raise ValueError("ismcts needs exactly one budget: iterations=N or seconds=S")
-        if self.iterations is not None and (not _is_int(self.iterations)
-                                            or self.iterations < 1):
-            raise ValueError(f"ismcts: iterations must be a positive integer "
-                             f"(got {self.iterations!r})")
         if self.iterations is not None:
+            if not _is_int(self.iterations) or self.iterations < 1:
+                raise ValueError(f"ismcts: iterations must be a positive integer "
+                                 f"(got {self.iterations!r})")
             self._set("iterations", int(self.iterations))
         if self.seconds is not None:
             self._set("seconds", _number("seconds", self.seconds, "a positive finite number",
                                          lambda x: x > 0))
+
+    def _check_numbers(self) -> None:
         self._set("uct_c", _number("uct_c", self.uct_c, "a finite number ≥ 0",
                                    lambda x: x >= 0))
         self._set("rollout_eps", _number("rollout_eps", self.rollout_eps,
                                          "a finite number in [0, 1]", lambda x: 0 <= x <= 1))
         self._set("prior_c", _number("prior_c", self.prior_c, "a finite number ≥ 0",
                                      lambda x: x >= 0))
+        if self.weights is not None:
+            if isinstance(self.weights, str) or not hasattr(self.weights, "__iter__"):
+                raise ValueError(f"ismcts: weights must be a list of numbers "
+                                 f"(got {self.weights!r})")
+            self._set("weights", tuple(_number("weights", w, "finite numbers", lambda x: True)
+                                       for w in self.weights))
+
+    def _check_choices(self) -> None:
         if self.rollout not in ROLLOUTS:
             raise ValueError(f"ismcts: rollout must be random, heuristic or model "
                              f"(got {self.rollout!r})")
@@ -91,12 +106,9 @@ class SearchConfig:
             raise ValueError(f"ismcts: heuristic_prior must be true or false "
                              f"(got {self.heuristic_prior!r})")
         self._set("heuristic_prior", bool(self.heuristic_prior))
-        if self.weights is not None:
-            if isinstance(self.weights, str) or not hasattr(self.weights, "__iter__"):
-                raise ValueError(f"ismcts: weights must be a list of numbers "
-                                 f"(got {self.weights!r})")
-            self._set("weights", tuple(_number("weights", w, "finite numbers", lambda x: True)
-                                       for w in self.weights))
+
+    def _check_model(self) -> None:
+        """What needs a model, and what cannot go with one."""
         if self.model is not None and not isinstance(self.model, str):
             raise ValueError(f"ismcts: model must be a file path (got {self.model!r})")
         if self.rollout == "model" and self.model is None:
@@ -109,6 +121,7 @@ class SearchConfig:
             if not _is_int(self.value_after) or self.value_after < 0:
                 raise ValueError(f"ismcts: value_after must be an integer ≥ 0 "
                                  f"(got {self.value_after!r})")
+            self._set("value_after", int(self.value_after))
 
     def _set(self, name: str, value: Any) -> None:
         object.__setattr__(self, name, value)  # normalising a frozen field, once, when made
