@@ -24,8 +24,17 @@ games played each for themselves):
 ``winner``         winning team (or seat); -1 when nobody won
 ``num_actions``    every node of the game, chance included
 ``num_moves``      the players' decisions
+``movers``         per decision, the seat that moved
+``mover_values``   per decision, the mover's own estimate of its result for the move it
+                   chose (a search's root value: 0 = loss, ½ = draw, 1 = win); NaN when the
+                   mover does not search or the move was forced
+``value_spreads``  per decision, the mover's best root move value minus its worst (NaN
+                   likewise): how much the choice mattered, in the mover's eyes
 ``seconds``        wall time of the game
 ``status``         ``ok``, or ``failed`` with the reason in ``error``
+``actions``        every action id from the initial state, chance included: replaying them
+                   on a new state of ``game`` gives the game again (``skip-ai serve``);
+                   null for a failed game and in records written before this column
 =================  ========================================================================
 """
 
@@ -56,18 +65,26 @@ SCHEMA = pa.schema([
     ("winner", pa.int64()),
     ("num_actions", pa.int64()),
     ("num_moves", pa.int64()),
+    ("movers", pa.list_(pa.int64())),
+    ("mover_values", pa.list_(pa.float64())),
+    ("value_spreads", pa.list_(pa.float64())),
     ("seconds", pa.float64()),
     ("status", pa.string()),
     ("error", pa.string()),
+    ("actions", pa.list_(pa.int64())),
 ])
 
 
+OPTIONAL = ("actions",)
+"""Columns a record may leave out (null): the history is kept when the producer has it."""
+
+
 def to_table(rows: list[dict]) -> pa.Table:
-    """Records (dicts with every column of :data:`SCHEMA`) as an Arrow table; a missing or
-    mistyped column is an error naming it."""
+    """Records (dicts with every column of :data:`SCHEMA`, the :data:`OPTIONAL` ones
+    aside) as an Arrow table; a missing or mistyped column is an error naming it."""
     for name in SCHEMA.names:
         missing = [i for i, r in enumerate(rows) if name not in r]
-        if missing:
+        if missing and name not in OPTIONAL:
             raise ValueError(f"record {missing[0]} has no column {name!r}")
     return pa.Table.from_pylist(rows, schema=SCHEMA)
 
