@@ -48,4 +48,4 @@ def score_interval(x: np.ndarray, z: float = Z95) -> tuple[float, float, float]:
     p, var = float(x.mean()), float(x.var())
     n = len(x) * p * (1 - p) / var if var > 0 else len(x)
     lo, hi = wilson(p * n, n, z) if n > 0 else (0.0, 1.0)
-    return p, lo, hi
+    return p, min(lo, p), max(hi, p)  # (rounding can put p a hair outside)
