@@ -63,6 +63,7 @@ class Sides:
     teams: np.ndarray      # team per seat (team games)
     names: tuple[str, str]  # the teams' names ("Red", "Black" where the game has colours)
     players: int
+    family: str             # the game's short name: variants of one family are compared
 
     @property
     def headline(self) -> str:
@@ -87,7 +88,8 @@ def sides(game: str) -> Sides:
 
     g = load(game)
     n = g.num_players()
-    return Sides(g.spec.team_game, g.spec.teams(n), tuple(g.spec.team_names), n)
+    return Sides(g.spec.team_game, g.spec.teams(n), tuple(g.spec.team_names), n,
+                 g.spec.short_name)
 
 
 def split(df: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:

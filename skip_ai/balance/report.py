@@ -133,18 +133,23 @@ def findings(config: BalanceConfig, t: dict[str, pd.DataFrame]) -> list[str]:
             head.append(f"Between equal {names[top]} players, by their own estimates: "
                         + "; ".join(bits) + ".")
         lines += [" ".join(h for h in head if h), ""]
-    if len(summary) > 1:
-        order = ", ".join(f"{r.rank}. {r.game}" for r in summary.itertuples())
-        lines += [f"Variants ranked by the objective ({objective_text(config)}): {order}.", ""]
-        sig = t["tests"][t["tests"].p_holm < 0.05]
+    for family, ranked in summary.groupby("family", sort=False):
+        if len(ranked) < 2:
+            continue
+        order = ", ".join(f"{r.rank}. {r.game}" for r in ranked.itertuples())
+        lines += [f"Variants of {family} ranked by the objective ({objective_text(config)}; "
+                  f"{names[top]} self-play): {order}.", ""]
+    tests = t["tests"]
+    if not tests.empty:
+        sig = tests[tests.p_holm < 0.05]
         if sig.empty:
-            lines += ["No variant differs from the default "
-                      f"({config.games[0]}) in fairness or length at the 5% level after "
-                      "Holm's correction.", ""]
+            lines += ["No variant differs from its game's default in fairness or length at "
+                      f"the 5% level after Holm's correction over {len(tests)} comparisons.",
+                      ""]
         for x in sig.itertuples():
-            lines += [f"{x.game} differs from the default in {x.measure} by "
+            lines += [f"{x.game} differs from {x.default} in {x.measure} by "
                       f"{num(x.difference, x.lo, x.hi, 3)} (Holm-adjusted p = "
-                      f"{x.p_holm:.3g}, {x.deals} deals).", ""]
+                      f"{x.p_holm:.3g}, {x.deals} paired deals).", ""]
     return lines
 
 
@@ -231,7 +236,8 @@ def write_balance_report(config: BalanceConfig) -> Path:
                   figure(variant_plot(t["summary"], names[-1]), "variants"), "",
                   t["summary"].round(3).to_markdown(index=False), ""]
     if not t["tests"].empty:
-        lines += [f"Each variant against the default ({config.games[0]}), paired by deal:", "",
+        lines += ["Each variant against its game's default, paired by deal (fairness: "
+                  "|headline − fair|; moves: decisions per game):", "",
                   t["tests"].round(4).to_markdown(index=False), ""]
     path = out / "report.md"
     path.write_text("\n".join(lines))

@@ -1,5 +1,5 @@
-"""Variants side by side: each against the default (the study's first game), and ranked by the
-designer's objective.
+"""Variants side by side: each against its game's default (the first variant of that game in
+the study), and ranked within its game by the designer's objective.
 
 Tests, at the top rung of the ladder, paired by deal (deal ``d`` has the same seed in every
 variant, so variants that deal alike — same players and deck — play the same cards; for the
@@ -46,33 +46,43 @@ def _per_deal(selfplay: pd.DataFrame, game: str, rung: int) -> pd.DataFrame:
     return pd.DataFrame({"fairness": fairness, "moves": g.num_moves.astype(float)})
 
 
+def defaults(games: list[str]) -> dict[str, str]:
+    """Each variant's default: the first variant of its game (family) in ``games``."""
+    first: dict[str, str] = {}
+    for game in games:
+        first.setdefault(sides(game).family, game)
+    return {game: first[sides(game).family] for game in games}
+
+
 def compare_to_default(selfplay: pd.DataFrame, games: list[str], rung: int) -> pd.DataFrame:
-    """One row per (variant other than the default, measure): the paired difference to the
-    default with its interval, p-value and Holm-adjusted p-value."""
-    default = _per_deal(selfplay, games[0], rung)
+    """One row per (variant other than a default, measure): the paired difference to its
+    default with its interval, p-value and the p-value adjusted by Holm over every row."""
     rows = []
-    for game in games[1:]:
-        mine = _per_deal(selfplay, game, rung)
+    for game, default in defaults(games).items():
+        if game == default:
+            continue
+        mine, base = _per_deal(selfplay, game, rung), _per_deal(selfplay, default, rung)
         for measure in ("fairness", "moves"):
-            diff, lo, hi, p, deals = paired_difference(mine[measure], default[measure],
+            diff, lo, hi, p, deals = paired_difference(mine[measure], base[measure],
                                                        bounded=measure == "fairness")
-            rows.append({"game": game, "measure": measure, "difference": diff, "lo": lo,
-                         "hi": hi, "deals": deals, "p": p})
-    table = pd.DataFrame(rows, columns=["game", "measure", "difference", "lo", "hi", "deals",
-                                        "p"])
+            rows.append({"game": game, "default": default, "measure": measure,
+                         "difference": diff, "lo": lo, "hi": hi, "deals": deals, "p": p})
+    table = pd.DataFrame(rows, columns=["game", "default", "measure", "difference", "lo", "hi",
+                                        "deals", "p"])
     table["p_holm"] = holm(table.p.to_numpy())
     return table
 
 
 def rank_variants(summary: pd.DataFrame, objective: Objective) -> pd.DataFrame:
     """``summary`` (one row per variant: ``headline``, ``fair``, ``skill_depth``, ``moves``,
-    ``drama``) with the objective's ``penalty`` and ``rank`` (1 = best)."""
+    ``drama``) with its game's name ``family``, the objective's ``penalty`` and ``rank``
+    among the variants of its game (1 = best)."""
     target = objective.length_target
     length = ((summary.moves - target).abs() / target) if target > 0 else 0.0
     drama = summary.drama.fillna(0.0)
     penalty = (objective.fairness * (summary.headline - summary.fair).abs()
                - objective.skill_depth * summary.skill_depth
                + objective.length * length - objective.drama * drama)
-    ranked = summary.assign(penalty=penalty)
-    ranked["rank"] = ranked.penalty.rank(method="min").astype(int)
-    return ranked.sort_values("rank")
+    ranked = summary.assign(family=[sides(g).family for g in summary.game], penalty=penalty)
+    ranked["rank"] = ranked.groupby("family").penalty.rank(method="min").astype(int)
+    return ranked.sort_values(["family", "rank"])
