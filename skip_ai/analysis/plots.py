@@ -19,9 +19,8 @@ from skip_ai.analysis.balance import METRICS
 from skip_ai.analysis.winrate import pair_scores
 
 # Fixed axes for the metrics on a fixed scale, so a panel shows where a value sits in it.
-RANGE = {"balance": (0, 1), "completion": (0, 1), "drawishness": (0, 1),
-         "first_team_advantage": (0, 1), "outcome_uniformity": (0, 1),
-         "colour_advantage": (-1, 1), "seat_advantage": (0, 1), "skill_gap": (0, 1)}
+RANGE = {"team0_win_rate": (0, 1), "seat0_win_rate": (0, 1), "draw_rate": (0, 1),
+         "outcome_uniformity": (0, 1), "seat_advantage": (0, 1), "skill_gap": (0, 1)}
 STYLE = {"font.size": 11, "axes.titlesize": 13, "axes.labelsize": 11, "figure.titlesize": 14}
 
 
@@ -121,8 +120,8 @@ def balance_plot(table: pd.DataFrame) -> Figure:
             t = table[table.metric == metric].set_index("game").reindex(games)
             ax.errorbar(t.value, y, xerr=[t.value - t.lo, t.hi - t.value], fmt="o",
                         capsize=4, color="C1")
-            if metric in ("colour_advantage", "seat_advantage"):  # 0 = no advantage
-                ax.axvline(0, color="0.7", lw=1, zorder=0)
+            if metric == "team0_win_rate":  # ½ = no advantage
+                ax.axvline(0.5, color="0.7", lw=1, zorder=0)
             if metric in RANGE:
                 ax.set_xlim(RANGE[metric][0] - 0.05, RANGE[metric][1] + 0.05)
             ax.set_title(metric.replace("_", " "))
