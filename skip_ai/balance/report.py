@@ -153,6 +153,16 @@ def findings(config: BalanceConfig, t: dict[str, pd.DataFrame]) -> list[str]:
     return lines
 
 
+def who_played(config: BalanceConfig, df: pd.DataFrame) -> str:
+    """The sentence that says who played, on how many deals."""
+    who = "; ".join(f"{a.name} = `{a.spec}`" for a in config.agents)
+    return (f"Who played: {who}. Self-play: {config.deals} deals per variant and rung; "
+            f"skill trace: {config.trace_deals} duplicate deals per step; "
+            f"{len(config.games)} variant{'s' if len(config.games) != 1 else ''}; "
+            f"{len(df)} finished games; batch seed {config.seed}; code "
+            f"{', '.join(sorted(df.code_version.unique()))}.")
+
+
 def objective_text(config: BalanceConfig) -> str:
     """The objective's penalty as a formula, its terms of weight 0 left out."""
     o = config.objective
@@ -217,13 +227,7 @@ def write_balance_report(config: BalanceConfig) -> Path:
     def figure(fig, name: str) -> str:
         return f"![{name}]({save(fig, out / 'figures' / f'{name}.png').relative_to(out)})"
 
-    who = "; ".join(f"{a.name} = `{a.spec}`" for a in config.agents)
-    lines = [f"# Balance study: {config.name}", "",
-             f"Who played: {who}. Self-play: {config.deals} deals per variant and rung; "
-             f"skill trace: {config.trace_deals} duplicate deals per step; "
-             f"{len(config.games)} variant{'s' if len(config.games) != 1 else ''}; "
-             f"{len(df)} finished games; batch seed {config.seed}; code "
-             f"{', '.join(sorted(df.code_version.unique()))}.", "",
+    lines = [f"# Balance study: {config.name}", "", who_played(config, df), "",
              "## Findings", "", *findings(config, t),
              "## Definitions", "", DEFINITIONS,
              "## Self-play by rung", "", figure(rung_plot(t["selfplay"], names), "rungs"), "",

@@ -16,7 +16,8 @@ from pathlib import Path
 
 from skip_ai.balance.config import BalanceConfig, load_balance_config
 from skip_ai.balance.ladder import study_schedule, study_size
-from skip_ai.balance.report import findings, study_tables, write_balance_report
+from skip_ai.balance.report import (findings, study_tables, who_played,
+                                    write_balance_report)
 from skip_ai.tournament.runner import BatchSummary, run_batch
 
 QUICK = "quick.toml"
@@ -38,8 +39,10 @@ def run_study(config: BalanceConfig, workers: int | None = None, backend: str = 
 
 
 def findings_text(config: BalanceConfig) -> str:
-    """The report's findings as plain text (for the terminal)."""
-    return "\n".join(findings(config, study_tables(config))).replace("**", "")
+    """Who played and the report's findings, as plain text (for the terminal)."""
+    tables = study_tables(config)
+    text = "\n".join([who_played(config, tables["records"]), "", *findings(config, tables)])
+    return text.replace("**", "").replace("`", "")
 
 
 def load(path: str | Path | None) -> BalanceConfig:
