@@ -246,3 +246,14 @@ def test_a_study_killed_and_resumed_gives_identical_records(tmp_path):
                                   b.drop(columns=["mover_values", "value_spreads"]))
     for col in ("mover_values", "value_spreads"):
         assert all(np.array_equal(x, y, equal_nan=True) for x, y in zip(a[col], b[col]))
+
+
+def test_cli_config_error_is_one_line(tmp_path, capsys):
+    from skip_ai.cli import main
+
+    bad = tmp_path / "bad.toml"
+    bad.write_text(config_text(tmp_path / "out", extra="[objective]\nfairness = nan\n"))
+    assert main(["balance", str(bad)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"skip-ai: error: {bad}: [objective] field 'fairness'")
+    assert "\n" not in err
