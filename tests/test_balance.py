@@ -257,3 +257,22 @@ def test_cli_config_error_is_one_line(tmp_path, capsys):
     err = capsys.readouterr().err.strip()
     assert err.startswith(f"skip-ai: error: {bad}: [objective] field 'fairness'")
     assert "\n" not in err
+
+
+@pytest.mark.slow
+def test_a_study_on_ray_gives_the_local_records(tmp_path):
+    pytest.importorskip("ray")
+    paths = []
+    for name in ("r", "l"):
+        path = tmp_path / f"{name}.toml"
+        path.write_text(config_text(tmp_path / name))
+        paths.append(path)
+    on_ray, local = (load_balance_config(p) for p in paths)
+    summary, _ = run_study(on_ray, workers=2, backend="ray", progress=False)
+    run_study(local, workers=1, progress=False)
+    assert summary.played == study_size(on_ray)
+    a, b = _records(on_ray.out), _records(local.out)
+    assert a.drop(columns=["mover_values", "value_spreads"]).equals(
+        b.drop(columns=["mover_values", "value_spreads"]))
+    for col in ("mover_values", "value_spreads"):
+        assert all(np.array_equal(x, y, equal_nan=True) for x, y in zip(a[col], b[col]))
