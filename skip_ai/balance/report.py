@@ -156,8 +156,8 @@ def findings(config: BalanceConfig, t: dict[str, pd.DataFrame]) -> list[str]:
 def who_played(config: BalanceConfig, df: pd.DataFrame) -> str:
     """The sentence that says who played, on how many deals."""
     who = "; ".join(f"{a.name} = `{a.spec}`" for a in config.agents)
-    return (f"Who played: {who}. Self-play: {config.deals} deals per variant and rung; "
-            f"skill trace: {config.trace_deals} duplicate deals per step; "
+    return (f"Who played: {who}. Self-play: {config.deals} deal{'s' * (config.deals != 1)} per variant and rung; "
+            f"skill trace: {config.trace_deals} duplicate deal{'s' * (config.trace_deals != 1)} per step; "
             f"{len(config.games)} variant{'s' if len(config.games) != 1 else ''}; "
             f"{len(df)} finished games; batch seed {config.seed}; code "
             f"{', '.join(sorted(df.code_version.unique()))}.")
