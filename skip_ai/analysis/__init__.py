@@ -14,7 +14,8 @@ from skip_ai.analysis.report import write_report
 from skip_ai.analysis.structure import structure, structure_table
 from skip_ai.analysis.winrate import pair_scores, winrate_matrix
 
-__all__ = ["ALL_GAMES", "CROSS_METRICS", "METRICS", "SIDE_METRICS", "balance_plot", "balance_table", "balance_wide",
+__all__ = ["ALL_GAMES", "CROSS_METRICS", "METRICS", "SIDE_METRICS", "balance_plot",
+           "balance_table", "balance_wide",
            "deal_scores", "elo_ratings", "length_plot", "load_records", "pair_scores",
            "ratings_plot", "save", "structure", "structure_table", "winrate_heatmap",
            "winrate_matrix", "write_report"]

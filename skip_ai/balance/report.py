@@ -156,11 +156,11 @@ def findings(config: BalanceConfig, t: dict[str, pd.DataFrame]) -> list[str]:
 def who_played(config: BalanceConfig, df: pd.DataFrame) -> str:
     """The sentence that says who played, on how many deals."""
     who = "; ".join(f"{a.name} = `{a.spec}`" for a in config.agents)
-    return (f"Who played: {who}. Self-play: {config.deals} deal{'s' * (config.deals != 1)} per variant and rung; "
-            f"skill trace: {config.trace_deals} duplicate deal{'s' * (config.trace_deals != 1)} per step; "
-            f"{len(config.games)} variant{'s' if len(config.games) != 1 else ''}; "
-            f"{len(df)} finished games; batch seed {config.seed}; code "
-            f"{', '.join(sorted(df.code_version.unique()))}.")
+    deals, trace, games = config.deals, config.trace_deals, len(config.games)
+    return (f"Who played: {who}. Self-play: {deals} deal{'s' * (deals != 1)} per variant and "
+            f"rung; skill trace: {trace} duplicate deal{'s' * (trace != 1)} per step; "
+            f"{games} variant{'s' * (games != 1)}; {len(df)} finished games; batch seed "
+            f"{config.seed}; code {', '.join(sorted(df.code_version.unique()))}.")
 
 
 def objective_text(config: BalanceConfig) -> str:

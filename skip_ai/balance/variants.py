@@ -5,8 +5,8 @@ Tests, at the top rung of the ladder, paired by deal (deal ``d`` has the same se
 variant, so variants that deal alike — same players and deck — play the same cards; for the
 others the pairing is harmless, the pairs are then merely independent):
 
-- **fairness**: |headline − fair| per deal (|team 0's result − ½|, or |seat 0 won − 1/seats|),
-  variant minus default;
+- **fairness**: |headline − fair| per deal (|team 0's result − ½|, or
+  |seat 0 won − 1/seats|), variant minus default;
 - **moves**: the number of decisions, variant minus default.
 
 The p-values (normal approximation to the paired mean) are corrected for the number of
