@@ -23,11 +23,11 @@ def _panels(n: int, width: float = 4.8, height: float = 3.4):
     return fig, axes
 
 
-def rung_plot(table: pd.DataFrame, agents: list[str]) -> Figure:
-    """Per variant, the headline (team 0's score, or seat 0's win rate) of every self-play
-    rung with its interval, and the fair value as a line."""
+def rung_plot(table: pd.DataFrame, agents: list[str], order: list[str]) -> Figure:
+    """Per variant (in the ``order`` of the study), the headline (team 0's score, or seat 0's
+    win rate) of every self-play rung with its interval, and the fair value as a line."""
     head = table[table.measure.isin(["team0_score", "seat0_win_rate"])]
-    games = list(dict.fromkeys(head.game))
+    games = [g for g in order if g in set(head.game)]
     with matplotlib.rc_context(STYLE):
         fig, axes = _panels(len(games))
         for ax, game in zip(axes, games):
@@ -38,17 +38,18 @@ def rung_plot(table: pd.DataFrame, agents: list[str]) -> Figure:
             ax.axhline(s.fair, color="0.5", ls="--", lw=1, label="fair")
             ax.set_xticks(range(len(agents)), agents, rotation=30, ha="right")
             ax.set_ylim(-0.03, 1.03)
-            who = (f"team 0 ({s.names[0]}, seats {s.team_seats(0)})" if s.team_game
-                   else "seat 0")
-            ax.set_ylabel(f"{who} score" if s.team_game else "seat 0 win rate")
+            colour = f"{s.names[0]}, " if s.colours else ""
+            ax.set_ylabel(f"team 0 ({colour}seats {s.team_seats(0)}) score" if s.team_game
+                          else "seat 0 win rate")
             ax.set_title(label(game, 40), fontsize=11)
         fig.suptitle("Self-play: every seat the same agent (95% intervals)")
     return fig
 
 
-def trace_plot(trace: pd.DataFrame) -> Figure:
-    """Per variant, the higher rung's duplicate score at each step of the ladder."""
-    games = list(dict.fromkeys(trace.game))
+def trace_plot(trace: pd.DataFrame, order: list[str]) -> Figure:
+    """Per variant (in the study's ``order``), the higher rung's duplicate score at each step
+    of the ladder."""
+    games = [g for g in order if g in set(trace.game)]
     with matplotlib.rc_context(STYLE):
         fig, axes = _panels(len(games))
         for ax, game in zip(axes, games):

@@ -230,9 +230,11 @@ def write_balance_report(config: BalanceConfig) -> Path:
     lines = [f"# Balance study: {config.name}", "", who_played(config, df), "",
              "## Findings", "", *findings(config, t),
              "## Definitions", "", DEFINITIONS,
-             "## Self-play by rung", "", figure(rung_plot(t["selfplay"], names), "rungs"), "",
+             "## Self-play by rung", "",
+             figure(rung_plot(t["selfplay"], names, list(config.games)), "rungs"), "",
              wide(t["selfplay"], names).to_markdown(index=False), "",
-             "## Skill trace", "", figure(trace_plot(t["trace"]), "trace"), "",
+             "## Skill trace", "", figure(trace_plot(t["trace"], list(config.games)), "trace"),
+             "",
              t["trace"].round(3).to_markdown(index=False), ""]
     if not t["summary"].empty:
         lines += [f"## Variants (self-play at the top rung, {names[-1]})", "",
