@@ -118,7 +118,10 @@ def balance_plot(table: pd.DataFrame) -> Figure:
         y = np.arange(len(games))
         for ax, metric in zip(axes, metrics):
             t = table[table.metric == metric].set_index("game").reindex(games)
-            ax.errorbar(t.value, y, xerr=[t.value - t.lo, t.hi - t.value], fmt="o",
+            # a percentile bootstrap interval may miss a biased estimate (a variance, an
+            # absolute value): the bar then stops at the estimate
+            ax.errorbar(t.value, y, xerr=[(t.value - t.lo).clip(lower=0),
+                                          (t.hi - t.value).clip(lower=0)], fmt="o",
                         capsize=4, color="C1")
             if metric == "team0_win_rate":  # ½ = no advantage
                 ax.axvline(0.5, color="0.7", lw=1, zorder=0)
@@ -130,5 +133,5 @@ def balance_plot(table: pd.DataFrame) -> Figure:
             ax.grid(axis="x", color="0.9")
         for ax in axes[len(metrics):]:
             ax.set_visible(False)
-        fig.suptitle("Balance by variant (95% bootstrap intervals over deals)")
+        fig.suptitle("By variant (95% bootstrap intervals over deals)")
     return fig

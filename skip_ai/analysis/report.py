@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from skip_ai.analysis.balance import CROSS_METRICS, balance_table, balance_wide
+from skip_ai.analysis.balance import (CROSS_METRICS, SIDE_METRICS, balance_table,
+                                     balance_wide)
 from skip_ai.analysis.frame import load_records
 from skip_ai.analysis.plots import (balance_plot, length_plot, ratings_plot, save,
                                     winrate_heatmap)
@@ -63,7 +64,11 @@ def write_report(out_dir: str | Path, n_boot: int = 200, structure_games: int = 
                   "the game with the players. `skip-ai balance CONFIG.toml` measures balance "
                   "along a skill ladder.", ""]
     else:
-        balance = balance_table(selfplay, n_boot=n_boot, seed=seed)
+        # one agent's self-play at a time: different players make different games
+        balance = pd.concat([balance_table(sub, n_boot=n_boot, seed=seed).assign(
+            game=lambda t, agent=agent: f"{agent} self-play: " + t.game)
+            for agent, sub in selfplay.groupby("agent_a", sort=True)], ignore_index=True)
+        balance = balance[balance.metric.isin(SIDE_METRICS)]
         lines += [figure(balance_plot(balance), "balance"), "",
                   "Definitions: `skip_ai.analysis.balance` (team 0: the first half of the "
                   "seats, moving first; Red in the games with colours). Each cell: estimate "
