@@ -184,3 +184,16 @@ def test_notebook_runs(played):
     outputs = [o for cell in nb.cells if cell.cell_type == "code" for o in cell.outputs]
     assert not [o for o in outputs if o.output_type == "error"]
     assert any("image/png" in o.get("data", {}) for o in outputs)
+
+
+def test_report_measures_balance_on_self_play_only_per_agent(hand_made, tmp_path):
+    """The hand-made games as x's self-play, next to the x-vs-y games: the balance table
+    holds x's self-play alone (team 0 won 3 of 4), never the pairing."""
+    selfplay = hand_made.assign(agent_b="x", agents=[["x"] * 4] * len(hand_made),
+                                match_id=[f"1/0/{i}/0" for i in range(len(hand_made))])
+    rows = pd.concat([hand_made, selfplay]).to_dict("records")
+    text = analysis.write_report(write_records(rows, tmp_path), n_boot=10,
+                                 structure_games=1).read_text()
+    section = text[text.index("## Self-play"):]
+    assert f"x self-play: {COLUMNS}" in section and "| 0.750 [" in section
+    assert "y self-play" not in section
