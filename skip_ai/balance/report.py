@@ -185,8 +185,11 @@ DEFINITIONS = """\
   teams swapped, or with the seats rotated); **stronger_score** is the higher rung's mean
   score per deal (1 = wins every game). **skill_depth**: the number of steps, from the bottom,
   the higher rung wins with its 95% interval above ½ (Ludii's SkillTrace, TAG's SkillLadder).
-- **Settled**: the change of the headline between the top two rungs, paired by deal, lies
-  within ± the tolerance; **moving**: its interval excludes 0; otherwise unresolved.
+- **headline**: the number a designer quotes — team0_score in team games, seat0_win_rate in
+  games played each for themselves; **fair**: its value in a fair game (½, 1/seats).
+- **change** (`change_lo`–`change_hi`): the headline at the top rung minus at the rung below,
+  paired by deal. **verdict**: *settled* when that interval lies within ± the tolerance
+  (`settle_tolerance`), *moving* when it excludes 0, otherwise *unresolved* (more deals).
 - Per-decision measures, from the searching agents' own estimates *v* of their result
   (ISMCTS root value of the chosen move: 0 loss, ½ draw, 1 win; forced moves have none):
   **lead_changes**: crossings of ½ by team 0's estimated chance (CardStock's lead changes);
