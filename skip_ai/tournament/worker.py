@@ -80,7 +80,7 @@ def _play(batch: str, code_version: str, s: ScheduledGame) -> dict:
                              time.perf_counter() - t0)
     seconds = time.perf_counter() - t0
     return {**_describe(batch, code_version, s), "returns": r["returns"].tolist(), "scores": r["state"].scores(),
-            "num_actions": r["num_actions"], "num_moves": r["moves_a"] + r["moves_b"],
             **{key: r[key] for key in ("movers", "mover_values", "value_spreads")},
+            "num_actions": r["num_actions"], "num_moves": r["moves_a"] + r["moves_b"],
             "seconds": seconds, "status": "ok", "error": None,
             "actions": r["state"].history()}
