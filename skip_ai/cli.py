@@ -4,6 +4,7 @@ agents, simulate a batch, run a tournament, report on its records."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import sys
 from pathlib import Path
@@ -186,6 +187,26 @@ def _tournament(args: argparse.Namespace) -> int:
     return 0
 
 
+def _balance(args: argparse.Namespace) -> int:
+    from skip_ai.balance import study
+
+    config = study.load(args.config)
+    if args.out:
+        config = dataclasses.replace(config, out=Path(args.out))
+    try:
+        s, report = study.run_study(config, workers=args.workers, backend=args.backend,
+                                    address=args.address)
+    except KeyboardInterrupt:
+        print(f"\nskip-ai: interrupted; the finished games are kept in {config.out}: run the "
+              "same command again to resume", file=sys.stderr)
+        return 130
+    print(f"{config.name}: {s.before + s.played} of {s.total} games recorded in {s.records} "
+          f"({s.played} played now in {s.seconds:.0f} s)\n")
+    print(study.findings_text(config))
+    print(f"report: {report}")
+    return 0
+
+
 def _train(args: argparse.Namespace) -> int:
     from skip_ai.training import load_train_config, run_training
 
@@ -365,6 +386,16 @@ def build_parser() -> argparse.ArgumentParser:
                       "'skip-ai[ray]')")
     tour.add_argument("--address", help="the Ray cluster to run on, e.g. auto or HEAD:6379 "
                       "(default: start a local Ray with --workers CPUs)")
+    bal = sub.add_parser("balance", help="a balance study: self-play skill ladders per "
+                         "variant, the skill trace, variants compared; OUT/report.md (run "
+                         "again to resume)")
+    bal.add_argument("config", nargs="?", help="the study's TOML config (default: the "
+                     "embedded quick study of Columns, about two minutes on two cores)")
+    bal.add_argument("--workers", type=int, help="processes (default: the config's workers)")
+    bal.add_argument("--backend", default="local", choices=["local", "ray"],
+                     help="local: a process pool here; ray: Ray tasks")
+    bal.add_argument("--address", help="the Ray cluster to run on (as for tournament)")
+    bal.add_argument("--out", help="output folder (default: the config's out)")
     train = sub.add_parser("train", help="expert iteration: self-play, fit a model, evaluate, "
                            "per generation (rerun resumes)")
     train.add_argument("config", help="a training config (TOML)")
@@ -422,7 +453,8 @@ def main(argv: list[str] | None = None) -> int:
     import skip_ai  # noqa: F401  (registers the games)
 
     handler = {"games": _games, "rules": _rules, "play": _play, "match": _match,
-               "simulate": _simulate, "tournament": _tournament, "train": _train,
+               "simulate": _simulate, "tournament": _tournament, "balance": _balance,
+               "train": _train,
                "tune": _tune, "positions": _positions,
                "report": _report, "serve": _serve}[args.command]
     try:

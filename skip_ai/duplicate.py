@@ -18,7 +18,7 @@ import pandas as pd
 from agents.heuristics import heuristic_weights
 from skip_ai.pyspiel_wrapper import KernelGame, load
 from skip_ai.sim import simulate
-from skip_ai.stats import mean_interval
+from skip_ai.stats import score_interval
 
 
 def seatings(game: KernelGame) -> list[np.ndarray]:
@@ -64,4 +64,4 @@ def match_summary(df: pd.DataFrame) -> tuple[float, float, float]:
     """A's mean score with a 95% interval, from per-deal means (the games of one deal are
     not independent, the deals are)."""
     per_deal = df.groupby("deal").score_a.mean().to_numpy()
-    return mean_interval(per_deal, bounds=(0, 1))
+    return score_interval(per_deal)

@@ -9,10 +9,12 @@ deal, so a game's record depends only on (seed, deal, seating).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+import pyspiel
 from tqdm import tqdm
 
 from agents import Agent, agent_name, make_agent
@@ -20,7 +22,7 @@ from skip_ai.duplicate import score_a, seatings
 from skip_ai.kernel.rng import base_seed, derive, make_rng
 from skip_ai.play import Decision, play
 from skip_ai.pyspiel_wrapper import KernelGame, load
-from skip_ai.stats import mean_interval
+from skip_ai.stats import score_interval
 
 
 @dataclass
@@ -49,24 +51,45 @@ def play_seating(game: KernelGame, deal_seed: int, a_seats: np.ndarray,
                  agent_a: Agent, agent_b: Agent) -> dict:
     """Play one game of a deal: agent A (a spec or a bot factory) at ``a_seats``, B
     elsewhere. Returns the final state, the returns, the length and each side's thinking time
-    and moves."""
+    and moves, and per decision the mover and its search's estimates
+    (:func:`search_estimates`)."""
     k = 2 * int(np.flatnonzero(a_seats)[0])  # bots' seeds differ by seating
     bot_a = make_agent(agent_a, game, seed=int(derive(np.uint64(deal_seed), k + 1)))
     bot_b = make_agent(agent_b, game, seed=int(derive(np.uint64(deal_seed), k + 2)))
+    bots = [bot_a if a else bot_b for a in a_seats]
     spent = [0.0, 0.0]
     moves = [0, 0]
+    movers, values, spreads = [], [], []
 
     def count(d: Decision) -> None:
         side = 0 if a_seats[d.player] else 1
         spent[side] += d.seconds
         moves[side] += 1
+        value, spread = search_estimates(bots[d.player], d.action)
+        movers.append(d.player)
+        values.append(value)
+        spreads.append(spread)
 
-    state = play(game.new_initial_state(), [bot_a if a else bot_b for a in a_seats],
-                 make_rng(deal_seed), on_decision=count)
+    state = play(game.new_initial_state(), bots, make_rng(deal_seed), on_decision=count)
     return {"state": state, "returns": np.array(state.returns()),
             "num_actions": len(state.history()),
             "seconds_a": spent[0], "seconds_b": spent[1], "moves_a": moves[0],
-            "moves_b": moves[1]}
+            "moves_b": moves[1], "movers": movers, "mover_values": values,
+            "value_spreads": spreads}
+
+
+def search_estimates(bot: pyspiel.Bot, action: int) -> tuple[float, float]:
+    """What a searching bot (one with ``last_search``: ISMCTS) thought of the move it just
+    chose: the root value of that move — its estimate of its own result, 0 = loss, 1 = win —
+    and the spread between its best and worst root moves (among those searched at least
+    once). NaN for both when the bot does not search or did not (a forced move)."""
+    stats = getattr(bot, "last_search", None)
+    if stats is None or stats.iterations == 0:
+        return math.nan, math.nan
+    searched = stats.visits > 0
+    chosen = stats.values[stats.actions == action]
+    value = float(chosen[0]) if len(chosen) else math.nan
+    return value, float(stats.values[searched].max() - stats.values[searched].min())
 
 
 def match(game: str | KernelGame, agent_a: Agent, agent_b: Agent, n_deals: int, seed: int = 0,
@@ -94,6 +117,6 @@ def match(game: str | KernelGame, agent_a: Agent, agent_b: Agent, n_deals: int, 
             bar.update(1)
     bar.close()
     df = pd.DataFrame(rows)
-    mean, lo, hi = mean_interval(df.groupby("deal").score_a.mean().to_numpy(), bounds=(0, 1))
+    mean, lo, hi = score_interval(df.groupby("deal").score_a.mean().to_numpy())
     return MatchResult(str(g), agent_name(agent_a), agent_name(agent_b), n_deals, mean, lo, hi,
                        df)

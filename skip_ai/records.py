@@ -24,6 +24,12 @@ games played each for themselves):
 ``winner``         winning team (or seat); -1 when nobody won
 ``num_actions``    every node of the game, chance included
 ``num_moves``      the players' decisions
+``movers``         per decision, the seat that moved
+``mover_values``   per decision, the mover's own estimate of its result for the move it
+                   chose (a search's root value: 0 = loss, ½ = draw, 1 = win); NaN when the
+                   mover does not search or the move was forced
+``value_spreads``  per decision, the mover's best root move value minus its worst (NaN
+                   likewise): how much the choice mattered, in the mover's eyes
 ``seconds``        wall time of the game
 ``status``         ``ok``, or ``failed`` with the reason in ``error``
 ``actions``        every action id from the initial state, chance included: replaying them
@@ -59,6 +65,9 @@ SCHEMA = pa.schema([
     ("winner", pa.int64()),
     ("num_actions", pa.int64()),
     ("num_moves", pa.int64()),
+    ("movers", pa.list_(pa.int64())),
+    ("mover_values", pa.list_(pa.float64())),
+    ("value_spreads", pa.list_(pa.float64())),
     ("seconds", pa.float64()),
     ("status", pa.string()),
     ("error", pa.string()),

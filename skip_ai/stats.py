@@ -1,4 +1,7 @@
-"""Small statistics for batch summaries: Wilson intervals and mean intervals."""
+"""Small statistics for batch summaries: Wilson intervals and mean intervals.
+
+:func:`score_interval` is the one interval of a win rate or a score in [0, 1] (``skip-ai match``,
+the tournament report, balance studies): Wilson's, over the sample's effective size."""
 
 from __future__ import annotations
 
@@ -30,3 +33,19 @@ def mean_interval(x: np.ndarray, z: float = Z95,
     m = float(x.mean())
     half = z * float(x.std(ddof=1)) / math.sqrt(len(x)) if len(x) > 1 else math.inf
     return m, max(bounds[0], m - half), min(bounds[1], m + half)
+
+
+def score_interval(x: np.ndarray, z: float = Z95) -> tuple[float, float, float]:
+    """Mean and 95% interval of a sample of scores in [0, 1] (a game's 1, ½ or 0; a deal's
+    mean score): Wilson's interval for the mean ``p``, with the effective sample size
+    ``n·p(1−p)/s²`` (``s²`` the sample variance). Win/loss outcomes have ``s² = p(1−p)``, so
+    it is exactly Wilson's over the games; scores that vary less (draws, duplicate deals whose
+    seatings cancel the cards) count for more. Stays inside [0, 1], unlike a normal interval
+    clipped there, and is not empty when every game ends alike."""
+    x = np.asarray(x, dtype=float)
+    if len(x) == 0:
+        return math.nan, 0.0, 1.0
+    p, var = float(x.mean()), float(x.var())
+    n = len(x) * p * (1 - p) / var if var > 0 else len(x)
+    lo, hi = wilson(p * n, n, z) if n > 0 else (0.0, 1.0)
+    return p, min(lo, p), max(hi, p)  # (rounding can put p a hair outside)

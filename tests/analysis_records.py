@@ -49,7 +49,8 @@ def played_records(games: list[str] = GAMES, agents: dict[str, str] = AGENTS,
 
 def record(**fields) -> dict:
     """A record with defaults for the bookkeeping columns."""
-    base = {"batch": "test", "code_version": "test", "status": "ok", "error": ""}
+    base = {"batch": "test", "code_version": "test", "status": "ok", "error": "",
+            "movers": None, "mover_values": None, "value_spreads": None}
     return base | fields
 
 

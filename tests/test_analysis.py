@@ -15,7 +15,7 @@ import pytest
 from analysis_records import played_records, record, write_records
 from skip_ai import analysis
 from skip_ai.cli import main
-from skip_ai.stats import wilson
+from skip_ai.stats import score_interval
 
 COLUMNS = "skip_columns(deck=52,players=4)"
 PYATKI = "skip_pyatki(deck=36,max_exchanges=200,places=False,players=3)"
@@ -50,8 +50,7 @@ def metric(table: pd.DataFrame, game: str, name: str) -> pd.Series:
 
 def test_team_balance_metrics_known_answers(hand_made):
     table = analysis.balance_table(hand_made, n_boot=50)
-    expected = {"first_team_advantage": 0.75, "balance": 0.5, "completion": 1.0,
-                "drawishness": 0.0, "colour_advantage": 0.5,
+    expected = {"team0_win_rate": 0.75, "draw_rate": 0.0,
                 "outcome_uniformity": 1 - 0.75,  # each team's utility: ±1, mean ½, variance ¾
                 "duration_actions": 25.0, "duration_moves": 12.5,
                 "skill_gap": 0.5}  # x's duplicate score ¾
@@ -60,7 +59,8 @@ def test_team_balance_metrics_known_answers(hand_made):
         assert row.value == pytest.approx(value), name
         assert row.lo <= row.value + 1e-12 and row.value - 1e-12 <= row.hi, name
     assert math.isnan(metric(table, COLUMNS, "seat_advantage").value)
-    assert metric(table, COLUMNS, "first_team_advantage").lo < 0.75  # deals vary: an interval
+    assert math.isnan(metric(table, COLUMNS, "seat0_win_rate").value)
+    assert metric(table, COLUMNS, "team0_win_rate").lo < 0.75  # deals vary: an interval
 
 
 def test_individual_balance_metrics_known_answers():
@@ -75,19 +75,18 @@ def test_individual_balance_metrics_known_answers():
                            scores=[0.0] * 3, score_a=0.5, winner=won, num_actions=9,
                            num_moves=6, seconds=0.0))
     table = analysis.balance_table(pd.DataFrame(rows), n_boot=20)
-    assert metric(table, PYATKI, "first_team_advantage").value == pytest.approx(2 / 3)
-    assert metric(table, PYATKI, "balance").value == pytest.approx(1 / 3)
+    assert metric(table, PYATKI, "seat0_win_rate").value == pytest.approx(2 / 3)
     # mean utilities per seat ½, 0, -½
     assert metric(table, PYATKI, "seat_advantage").value == pytest.approx(0.5)
-    assert math.isnan(metric(table, PYATKI, "colour_advantage").value)
+    assert math.isnan(metric(table, PYATKI, "team0_win_rate").value)
     assert metric(table, PYATKI, "skill_gap").value == pytest.approx(0.0)
 
 
-def test_pair_scores_are_duplicate_adjusted_with_wilson(hand_made):
+def test_pair_scores_are_duplicate_adjusted_with_the_one_score_interval(hand_made):
     scores = analysis.pair_scores(hand_made).set_index(["agent", "opponent"])
     x = scores.loc[("x", "y")]
     assert x.score == pytest.approx(0.75) and x.deals == 2
-    assert (x.lo, x.hi) == pytest.approx(wilson(1.5, 2))
+    assert (x.lo, x.hi) == pytest.approx(score_interval(np.array([0.5, 1.0]))[1:])
     y = scores.loc[("y", "x")]
     assert (y.score, y.lo, y.hi) == pytest.approx((0.25, 1 - x.hi, 1 - x.lo))
     m = analysis.winrate_matrix(hand_made, COLUMNS)
@@ -114,12 +113,16 @@ def played(tmp_path_factory) -> Path:
 def test_report_writes_markdown_and_valid_pngs(played):
     path = analysis.write_report(played, n_boot=20, structure_games=3)
     text = path.read_text()
-    for heading in ["## Ratings", "## Win rates", "## Balance by variant", "## Game length"]:
+    for heading in ["## Cross-play", "### Ratings", "### Win rates", "## Self-play",
+                    "## Game length"]:
         assert heading in text
     assert COLUMNS in text and PYATKI in text
+    assert "2 variants" in text and "no self-play games" in text  # no balance from cross-play
+    for pooled in ["first_team_advantage", "colour_advantage", "| balance"]:
+        assert pooled not in text
     images = [line.split("](")[1].rstrip(")") for line in text.splitlines()
               if line.startswith("![")]
-    assert len(images) == 5  # ratings, 2 heat maps, balance, lengths
+    assert len(images) == 4  # ratings, 2 heat maps, lengths
     for image in images:
         png = played / image
         assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
@@ -181,3 +184,16 @@ def test_notebook_runs(played):
     outputs = [o for cell in nb.cells if cell.cell_type == "code" for o in cell.outputs]
     assert not [o for o in outputs if o.output_type == "error"]
     assert any("image/png" in o.get("data", {}) for o in outputs)
+
+
+def test_report_measures_balance_on_self_play_only_per_agent(hand_made, tmp_path):
+    """The hand-made games as x's self-play, next to the x-vs-y games: the balance table
+    holds x's self-play alone (team 0 won 3 of 4), never the pairing."""
+    selfplay = hand_made.assign(agent_b="x", agents=[["x"] * 4] * len(hand_made),
+                                match_id=[f"1/0/{i}/0" for i in range(len(hand_made))])
+    rows = pd.concat([hand_made, selfplay]).to_dict("records")
+    text = analysis.write_report(write_records(rows, tmp_path), n_boot=10,
+                                 structure_games=1).read_text()
+    section = text[text.index("## Self-play"):]
+    assert f"x self-play: {COLUMNS}" in section and "| 0.750 [" in section
+    assert "y self-play" not in section

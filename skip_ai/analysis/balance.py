@@ -6,32 +6,29 @@ first half of the seats, Red in the games with colours) and a seat in games play
 themselves; its *utility* in a game is its return scaled to [-1, 1] by the game's utility
 range (the mean over the team's seats in team games).
 
-Metrics (each over the finished games of the variant, every pair of agents and every seating
-pooled — the duplicate schedule puts each agent on each side equally often, so the agents'
-strengths cancel from the side metrics):
+Side metrics describe the game only between equal players: :func:`skip_ai.analysis.report`
+computes them on self-play games (the same agent on every seat) and never pools pairings of
+unequal agents into them; ``skip-ai balance`` measures them along a skill ladder. Metrics (each
+over the finished games given, every pairing and seating pooled):
 
-- ``balance`` (Ludii *Balance*): 1 − the largest difference between two sides' win rates;
-  1 is perfectly even.
-- ``completion`` (Ludii *Completion*): the share of games with a winner.
-- ``drawishness`` (Ludii *Drawishness*): the share of games without a winner (a draw, or
-  several seats sharing the best return). SKIP's games cannot time out, so it is
-  1 − completion.
-- ``first_team_advantage`` (Ludii *AdvantageP1*): the share of games won by team 0 (seat 0 in
-  games played each for themselves); draws do not count as wins.
+- ``team0_win_rate`` (Ludii *AdvantageP1*; team games): the share of games won by team 0 (the
+  first half of the seats, moving first; Red in the games with colours); draws are not wins.
+- ``seat0_win_rate`` (games played each for themselves): the share of games won by seat 0.
+- ``draw_rate`` (Ludii *Drawishness*): the share of games without a winner (a draw, or
+  several seats sharing the best return). SKIP's games cannot time out.
 - ``outcome_uniformity`` (Ludii *OutcomeUniformity*): 1 − the mean over sides of the variance
   of the side's utility; 1 when every game ends the same for each side, 0 for coin flips
   between a full win and a full loss.
 - ``duration_actions`` / ``duration_moves`` (Ludii *DurationActions* / *DurationMoves*): the mean
   number of actions of a game, chance nodes (the deal) included / the mean number of the
   players' decisions.
-- ``colour_advantage`` (team games): the mean of (team 0's utility − team 1's) / 2, in [-1, 1]:
-  Red minus Black; with win/loss returns, P(Red wins) − P(Black wins).
 - ``seat_advantage`` (games played each for themselves): (the best seat's mean utility − the
   worst seat's) / 2, in [0, 1].
-- ``skill_gap``: the largest, over the pairs of agents that met, of 2·s − 1, where s is the
-  stronger agent's duplicate score (A's score averaged over the seatings of a deal, then over
-  the deals): 0 when no agent beats another on the same cards, 1 when one wins every deal.
-  A game where strength shows has a large skill gap; one decided by the cards, a small one.
+- ``skill_gap`` (cross-play): the largest, over the pairs of agents that met, of 2·s − 1,
+  where s is the stronger agent's duplicate score (A's score averaged over the seatings of a
+  deal, then over the deals): 0 when no agent beats another on the same cards, 1 when one
+  wins every deal. A game where strength shows has a large skill gap; one decided by the
+  cards, a small one.
 
 Ludii's *BranchingFactor* and *DecisionMoves* need the legal moves of every position, which
 records do not keep: :func:`skip_ai.analysis.structure.structure` estimates them by play.
@@ -48,9 +45,12 @@ import pandas as pd
 from skip_ai.analysis.bootstrap import percentile, resample, unit_codes
 from skip_ai.analysis.frame import deal_scores, game_info
 
-METRICS = ["balance", "completion", "drawishness", "first_team_advantage",
-           "outcome_uniformity", "duration_actions", "duration_moves", "colour_advantage",
-           "seat_advantage", "skill_gap"]
+SIDE_METRICS = ["team0_win_rate", "seat0_win_rate", "draw_rate", "outcome_uniformity",
+                "seat_advantage"]
+"""The metrics of the game between equal players (self-play only)."""
+CROSS_METRICS = ["skill_gap", "duration_moves"]
+"""The metrics of cross-play (unequal agents): how far strength shows, how long games last."""
+METRICS = [*SIDE_METRICS, "duration_actions", "duration_moves", "skill_gap"]
 
 
 def balance_table(df: pd.DataFrame, n_boot: int = 200, seed: int = 0) -> pd.DataFrame:
@@ -106,16 +106,13 @@ class Sides:
         decided = w[self.winner >= 0].sum() / total
         mean_u = w @ self.utility / total
         var_u = w @ (self.utility - mean_u) ** 2 / total
-        gaps = np.abs(rates[:, None] - rates[None, :])
         values = {
-            "balance": 1 - gaps.max(),
-            "completion": decided,
-            "drawishness": 1 - decided,
-            "first_team_advantage": rates[0],
+            "team0_win_rate": rates[0] if self.team_game else np.nan,
+            "seat0_win_rate": np.nan if self.team_game else rates[0],
+            "draw_rate": 1 - decided,
             "outcome_uniformity": 1 - var_u.mean(),
             "duration_actions": w @ self.actions / total,
             "duration_moves": w @ self.moves / total,
-            "colour_advantage": (mean_u[0] - mean_u[1]) / 2 if self.team_game else np.nan,
             "seat_advantage": np.nan if self.team_game else (mean_u.max() - mean_u.min()) / 2,
             "skill_gap": _skill_gap(deals, strata, deal_w),
         }

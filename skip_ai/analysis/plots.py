@@ -19,9 +19,8 @@ from skip_ai.analysis.balance import METRICS
 from skip_ai.analysis.winrate import pair_scores
 
 # Fixed axes for the metrics on a fixed scale, so a panel shows where a value sits in it.
-RANGE = {"balance": (0, 1), "completion": (0, 1), "drawishness": (0, 1),
-         "first_team_advantage": (0, 1), "outcome_uniformity": (0, 1),
-         "colour_advantage": (-1, 1), "seat_advantage": (0, 1), "skill_gap": (0, 1)}
+RANGE = {"team0_win_rate": (0, 1), "seat0_win_rate": (0, 1), "draw_rate": (0, 1),
+         "outcome_uniformity": (0, 1), "seat_advantage": (0, 1), "skill_gap": (0, 1)}
 STYLE = {"font.size": 11, "axes.titlesize": 13, "axes.labelsize": 11, "figure.titlesize": 14}
 
 
@@ -119,10 +118,13 @@ def balance_plot(table: pd.DataFrame) -> Figure:
         y = np.arange(len(games))
         for ax, metric in zip(axes, metrics):
             t = table[table.metric == metric].set_index("game").reindex(games)
-            ax.errorbar(t.value, y, xerr=[t.value - t.lo, t.hi - t.value], fmt="o",
+            # a percentile bootstrap interval may miss a biased estimate (a variance, an
+            # absolute value): the bar then stops at the estimate
+            ax.errorbar(t.value, y, xerr=[(t.value - t.lo).clip(lower=0),
+                                          (t.hi - t.value).clip(lower=0)], fmt="o",
                         capsize=4, color="C1")
-            if metric in ("colour_advantage", "seat_advantage"):  # 0 = no advantage
-                ax.axvline(0, color="0.7", lw=1, zorder=0)
+            if metric == "team0_win_rate":  # ½ = no advantage
+                ax.axvline(0.5, color="0.7", lw=1, zorder=0)
             if metric in RANGE:
                 ax.set_xlim(RANGE[metric][0] - 0.05, RANGE[metric][1] + 0.05)
             ax.set_title(metric.replace("_", " "))
@@ -131,5 +133,5 @@ def balance_plot(table: pd.DataFrame) -> Figure:
             ax.grid(axis="x", color="0.9")
         for ax in axes[len(metrics):]:
             ax.set_visible(False)
-        fig.suptitle("Balance by variant (95% bootstrap intervals over deals)")
+        fig.suptitle("By variant (95% bootstrap intervals over deals)")
     return fig

@@ -6,26 +6,24 @@ import numpy as np
 import pandas as pd
 
 from skip_ai.analysis.frame import PAIR, deal_scores
-from skip_ai.stats import wilson
+from skip_ai.stats import score_interval
 
 
 def pair_scores(df: pd.DataFrame) -> pd.DataFrame:
     """Per game and pair, seen from each side: ``agent``'s duplicate score against
-    ``opponent`` with a Wilson 95% interval, and the number of deals.
+    ``opponent`` with a 95% interval, and the number of deals.
 
     The score is duplicate-adjusted: A's score (1 a win, ½ a draw, 0 a loss in team games; the
     scaled margin in games played each for themselves) is averaged over the seatings of each
-    deal, then over the deals. The interval is Wilson's over the deals, counting the summed
-    deal scores as successes: a deal score lies in [0, 1], so its variance is at most
-    p(1 − p) and the interval is conservative; unlike the normal one it stays inside [0, 1]
-    and keeps a width when every deal went the same way.
+    deal, then over the deals. The interval is :func:`skip_ai.stats.score_interval` over the
+    deals (Wilson's, over the effective number of deals), as ``skip-ai match`` and balance
+    studies give it.
     """
     deals = deal_scores(df)
     rows = []
     for (game, a, b), d in deals.groupby(PAIR, sort=True):
-        n, total = len(d), float(d.score.sum())
-        lo, hi = wilson(total, n)
-        score = total / n
+        n = len(d)
+        score, lo, hi = score_interval(d.score.to_numpy())
         rows.append((game, a, b, score, lo, hi, n))
         rows.append((game, b, a, 1 - score, 1 - hi, 1 - lo, n))
     return pd.DataFrame(rows, columns=["game", "agent", "opponent", "score", "lo", "hi",

@@ -29,7 +29,7 @@ import hashlib
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Protocol
 
 import pyspiel
 
@@ -48,6 +48,17 @@ class ConfigError(ValueError):
 class Agent:
     name: str
     spec: AgentSpec  # a spec string, or a bot factory
+
+
+class BatchConfig(Protocol):
+    """What the runner and the record store need of a batch's config (a tournament's, a
+    balance study's)."""
+    name: str
+    out: Path
+    workers: int
+    games_per_task: int
+
+    def identity(self) -> dict[str, Any]: ...
 
 
 @dataclass(frozen=True)

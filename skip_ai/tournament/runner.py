@@ -22,12 +22,12 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Callable, Iterable, Iterator
 
 from tqdm import tqdm
 
 from skip_ai.tournament.cluster import RayCluster
-from skip_ai.tournament.config import TournamentConfig
+from skip_ai.tournament.config import BatchConfig, TournamentConfig
 from skip_ai.tournament.schedule import ScheduledGame, schedule, schedule_size
 from skip_ai.tournament.store import RecordStore, StoreError
 from skip_ai.tournament.worker import failed_record, play_games
@@ -70,6 +70,16 @@ def run_tournament(config: TournamentConfig, workers: int | None = None,
     ``backend="ray"`` runs the tasks on the Ray cluster at ``address`` (``workers`` is then
     the cluster's affair), or on a local Ray with ``workers`` CPUs when ``address`` is None.
     """
+    return run_batch(config, lambda: schedule(config), schedule_size(config), workers,
+                     backend, progress, address)
+
+
+def run_batch(config: BatchConfig, games: Callable[[], Iterator[ScheduledGame]], total: int,
+              workers: int | None = None, backend: str = "local", progress: bool = True,
+              address: str | None = None) -> BatchSummary:
+    """Play every game that ``games()`` lists (``total`` of them, in a fixed order) and is not
+    yet recorded under ``config.out``: the runner of tournaments and balance studies alike
+    (any config with a name, an identity, ``out``, ``workers`` and ``games_per_task``)."""
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}; available: {', '.join(BACKENDS)}")
     if address is not None and backend != "ray":
@@ -84,10 +94,9 @@ def run_tournament(config: TournamentConfig, workers: int | None = None,
     try:
         store.open(config, version)
         done = store.done_ids()
-        total = schedule_size(config)
         if done:
-            _check_belong(done, config, store)
-        todo = (s for s in schedule(config) if s.match_id not in done)
+            _check_belong(done, games(), store)
+        todo = (s for s in games() if s.match_id not in done)
         tasks = _chunks(todo, config.games_per_task)
         played = failed = 0
         bar = tqdm(total=total, initial=len(done), unit="game", desc=config.name,
@@ -108,10 +117,10 @@ def run_tournament(config: TournamentConfig, workers: int | None = None,
                         store.records)
 
 
-def _check_belong(done: set[str], config: TournamentConfig, store: RecordStore) -> None:
+def _check_belong(done: set[str], games: Iterable[ScheduledGame], store: RecordStore) -> None:
     """Every recorded game must be one of this batch's (a stray one would be double
     counted by the analysis)."""
-    known = sum(s.match_id in done for s in schedule(config))
+    known = sum(s.match_id in done for s in games)
     if known != len(done):
         raise StoreError(f"{store.records} holds {len(done) - known} games that are not in "
                          "this batch's schedule")

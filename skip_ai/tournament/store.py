@@ -22,7 +22,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from skip_ai.records import to_table
-from skip_ai.tournament.config import TournamentConfig
+from skip_ai.tournament.config import BatchConfig
 
 MANIFEST = "batch.json"
 FINGERPRINT_KEY = b"skip_ai.batch_fingerprint"
@@ -46,7 +46,7 @@ class RecordStore:
         self._name = ""
         self._fingerprint = ""
 
-    def open(self, config: TournamentConfig, code_version: str) -> None:
+    def open(self, config: BatchConfig, code_version: str) -> None:
         """Start the batch here, or check that it is the one begun here; forget partial
         shards left by an interrupted run (their games will be played again)."""
         self._lock(config)
@@ -68,7 +68,7 @@ class RecordStore:
         for partial in self.records.glob(".*.tmp"):
             partial.unlink()
 
-    def _lock(self, config: TournamentConfig) -> None:
+    def _lock(self, config: BatchConfig) -> None:
         """Hold ``OUT/.lock`` while running: two runs of one batch would play the same games
         twice. The system releases the lock when the process ends, however it ends."""
         if self.out.exists() and not self.out.is_dir():

@@ -65,7 +65,8 @@ def _describe(batch: str, code_version: str, s: ScheduledGame) -> dict:
             "team_game": bool(game.spec.team_game), "deal": s.deal, "seating": s.seating,
             "seed": s.seed, "agent_a": s.agent_a.name, "agent_b": s.agent_b.name,
             "agents": [s.agent_a.name if a else s.agent_b.name for a in layouts[s.seating]],
-            "score_a": None, "winner": None}
+            "score_a": None, "winner": None,
+            "movers": None, "mover_values": None, "value_spreads": None}
 
 
 def _play(batch: str, code_version: str, s: ScheduledGame) -> dict:
@@ -79,6 +80,7 @@ def _play(batch: str, code_version: str, s: ScheduledGame) -> dict:
                              time.perf_counter() - t0)
     seconds = time.perf_counter() - t0
     return {**_describe(batch, code_version, s), "returns": r["returns"].tolist(), "scores": r["state"].scores(),
+            **{key: r[key] for key in ("movers", "mover_values", "value_spreads")},
             "num_actions": r["num_actions"], "num_moves": r["moves_a"] + r["moves_b"],
             "seconds": seconds, "status": "ok", "error": None,
             "actions": r["state"].history()}

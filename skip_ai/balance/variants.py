@@ -1,0 +1,88 @@
+"""Variants side by side: each against its game's default (the first variant of that game in
+the study), and ranked within its game by the designer's objective.
+
+Tests, at the top rung of the ladder, paired by deal (deal ``d`` has the same seed in every
+variant, so variants that deal alike — same players and deck — play the same cards; for the
+others the pairing is harmless, the pairs are then merely independent):
+
+- **fairness**: |headline − fair| per deal (|team 0's result − ½|, or
+  |seat 0 won − 1/seats|), variant minus default;
+- **moves**: the number of decisions, variant minus default.
+
+The p-values (normal approximation to the paired mean) are corrected for the number of
+comparisons by Holm's step-down method.
+
+The objective is a penalty, smaller is better (weights from ``[objective]``):
+``fairness·|headline − fair| − skill_depth·depth + length·|moves − target|/target
+− drama·drama``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from skip_ai.balance.config import Objective
+from skip_ai.balance.metrics import headline_outcomes, paired_difference, sides
+
+
+def holm(p: np.ndarray) -> np.ndarray:
+    """Holm's step-down adjusted p-values (NaN stays NaN)."""
+    p = np.asarray(p, dtype=float)
+    out = np.full(len(p), np.nan)
+    ok = np.flatnonzero(np.isfinite(p))
+    order = ok[np.argsort(p[ok])]
+    running = 0.0
+    for i, k in enumerate(order):
+        running = max(running, min(1.0, (len(order) - i) * p[k]))
+        out[k] = running
+    return out
+
+
+def _per_deal(selfplay: pd.DataFrame, game: str, rung: int) -> pd.DataFrame:
+    g = selfplay[(selfplay.game == game) & (selfplay.rung == rung)].set_index("deal")
+    s = sides(game)
+    fairness = (headline_outcomes(selfplay, game, rung) - s.fair).abs()
+    return pd.DataFrame({"fairness": fairness, "moves": g.num_moves.astype(float)})
+
+
+def defaults(games: list[str]) -> dict[str, str]:
+    """Each variant's default: the first variant of its game (family) in ``games``."""
+    first: dict[str, str] = {}
+    for game in games:
+        first.setdefault(sides(game).family, game)
+    return {game: first[sides(game).family] for game in games}
+
+
+def compare_to_default(selfplay: pd.DataFrame, games: list[str], rung: int) -> pd.DataFrame:
+    """One row per (variant other than a default, measure): the paired difference to its
+    default with its interval, p-value and the p-value adjusted by Holm over every row."""
+    rows = []
+    for game, default in defaults(games).items():
+        if game == default:
+            continue
+        mine, base = _per_deal(selfplay, game, rung), _per_deal(selfplay, default, rung)
+        for measure in ("fairness", "moves"):
+            diff, lo, hi, p, deals = paired_difference(mine[measure], base[measure],
+                                                       bounded=measure == "fairness")
+            rows.append({"game": game, "default": default, "measure": measure,
+                         "difference": diff, "lo": lo, "hi": hi, "deals": deals, "p": p})
+    table = pd.DataFrame(rows, columns=["game", "default", "measure", "difference", "lo", "hi",
+                                        "deals", "p"])
+    table["p_holm"] = holm(table.p.to_numpy())
+    return table
+
+
+def rank_variants(summary: pd.DataFrame, objective: Objective) -> pd.DataFrame:
+    """``summary`` (one row per variant: ``headline``, ``fair``, ``skill_depth``, ``moves``,
+    ``drama``) with its game's name ``family``, the objective's ``penalty`` and ``rank``
+    among the variants of its game (1 = best)."""
+    target = objective.length_target
+    length = ((summary.moves - target).abs() / target) if target > 0 else 0.0
+    drama = summary.drama.fillna(0.0)
+    penalty = (objective.fairness * (summary.headline - summary.fair).abs()
+               - objective.skill_depth * summary.skill_depth
+               + objective.length * length - objective.drama * drama)
+    ranked = summary.assign(family=[sides(g).family for g in summary.game], penalty=penalty)
+    ranked["rank"] = ranked.groupby("family").penalty.rank(method="min").astype(int)
+    return ranked.sort_values(["family", "rank"])
