@@ -12,7 +12,8 @@ searches), it passes a *bot factory* instead: ``factory(game, seed) -> pyspiel.B
 from __future__ import annotations
 
 import re
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import pyspiel
 
@@ -30,9 +31,11 @@ AGENTS: dict[str, AgentMaker] = {}
 
 def agent_kind(name: str) -> Callable[[AgentMaker], AgentMaker]:
     """Decorator that registers an agent maker under ``name``."""
+
     def deco(maker: AgentMaker) -> AgentMaker:
         AGENTS[name] = maker
         return maker
+
     return deco
 
 
@@ -59,8 +62,10 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
         for part in body.split(","):
             am = _ARG.match(part)
             if not am:
-                raise ValueError(f"malformed argument {part.strip()!r} in agent spec {spec!r}: "
-                                 "expected key=value")
+                raise ValueError(
+                    f"malformed argument {part.strip()!r} in agent spec {spec!r}: "
+                    "expected key=value"
+                )
             if am.group(1) in kwargs:
                 raise ValueError(f"argument {am.group(1)!r} given twice in agent spec {spec!r}")
             kwargs[am.group(1)] = parse_value(am.group(2))
@@ -76,8 +81,9 @@ def make_agent(agent: Agent, game: pyspiel.Game, seed: int = 0) -> pyspiel.Bot:
     _load_kinds()
     name, kwargs = parse_spec(spec)
     if name not in AGENTS:
-        raise ValueError(f"unknown agent {name!r} in spec {spec!r}; known agents: "
-                         f"{', '.join(sorted(AGENTS))}")
+        raise ValueError(
+            f"unknown agent {name!r} in spec {spec!r}; known agents: {', '.join(sorted(AGENTS))}"
+        )
     try:
         return AGENTS[name](game, seed, **kwargs)
     except TypeError as e:  # an unexpected keyword argument
@@ -90,5 +96,10 @@ def agent_name(agent: Agent) -> str:
 
 
 def _load_kinds() -> None:
-    from agents import (heuristic_agent, human, ismcts, openspiel_bots,  # noqa: F401
-                        random_agent)  # (each registers its kinds)
+    from agents import (  # noqa: F401
+        heuristic_agent,
+        human,
+        ismcts,
+        openspiel_bots,
+        random_agent,  # (each registers its kinds)
+    )

@@ -30,8 +30,9 @@ class QuitGame(KeyboardInterrupt):
 class HumanBot(pyspiel.Bot):
     """Asks a person for every move of whichever seat it is given."""
 
-    def __init__(self, inp: TextIO | None = None, out: TextIO | None = None,
-                 width: int | None = None):
+    def __init__(
+        self, inp: TextIO | None = None, out: TextIO | None = None, width: int | None = None
+    ):
         pyspiel.Bot.__init__(self)
         self._in = inp or sys.stdin
         self._out = out or sys.stdout
@@ -48,8 +49,13 @@ class HumanBot(pyspiel.Bot):
         return self._width or shutil.get_terminal_size((100, 24)).columns
 
     def _wrap(self, text: str, indent: str = "  ") -> str:
-        return textwrap.fill(text, self._columns(), subsequent_indent=indent,
-                             break_long_words=False, break_on_hyphens=False)
+        return textwrap.fill(
+            text,
+            self._columns(),
+            subsequent_indent=indent,
+            break_long_words=False,
+            break_on_hyphens=False,
+        )
 
     def _items(self, head: str, items: list[str], sep: str) -> str:
         """``head`` and ``items`` joined by ``sep``, wrapped between items only (an item
@@ -87,8 +93,10 @@ class HumanBot(pyspiel.Bot):
             if answer in texts:
                 choice = legal[texts.index(answer)]
                 break
-            self._say(f"{answer!r} is not one of the moves 1..{len(legal)}; answer with a "
-                      "number or a move's text, or q to quit")
+            self._say(
+                f"{answer!r} is not one of the moves 1..{len(legal)}; answer with a "
+                "number or a move's text, or q to quit"
+            )
         self._seen[p] = len(state.history()) + 1
         return choice
 
@@ -102,30 +110,43 @@ class HumanBot(pyspiel.Bot):
         """What happened since ``p``'s last move, as ``p`` saw it (the deal is his hand)."""
         history = state.history_seen_by(p)
         start = self._seen.get(p, 0)
-        recent = [(actor, text) for actor, text in history[start:]
-                  if not (p not in self._seen and actor == CHANCE)]
+        recent = [
+            (actor, text)
+            for actor, text in history[start:]
+            if not (p not in self._seen and actor == CHANCE)
+        ]
         if recent:
-            said = [f"{'chance' if actor == CHANCE else words.seat_label(state, actor, p)} "
-                    f"{_seen(text)}" for actor, text in recent]
+            said = [
+                f"{'chance' if actor == CHANCE else words.seat_label(state, actor, p)} "
+                f"{_seen(text)}"
+                for actor, text in recent
+            ]
             self._say(self._items("since your last move: ", said, "; "))
 
     def _header(self, state: pyspiel.State, p: int) -> None:
         """The game, the move, and who the person is (said once, not per line)."""
         spec, s = state.get_game().spec, state.kernel_state()
         self._say()
-        self._say(self._wrap(f"=== {spec.title(s)} · move {len(state.history())} · "
-                             f"{words.turn_text(state, p)}", "    "))
+        self._say(
+            self._wrap(
+                f"=== {spec.title(s)} · move {len(state.history())} · {words.turn_text(state, p)}",
+                "    ",
+            )
+        )
         who = words.seat_label(state, p, p).replace("(you, ", "(").replace(" (you)", "")
         mates = words.partners(state, p)
         if mates:
-            who += f"; your partner{'s are' if len(mates) > 1 else ' is'} " + \
-                " and ".join(f"seat {q}" for q in mates)
+            who += f"; your partner{'s are' if len(mates) > 1 else ' is'} " + " and ".join(
+                f"seat {q}" for q in mates
+            )
         self._say(f"you are {who}")
 
     def _table(self, state: pyspiel.State, p: int) -> None:
         spec, s = state.get_game().spec, state.kernel_state()
-        sizes = [f"{_short(state, q, p)} {len(text.hand_cards(s, q))}"
-                 for q in range(state.num_players())]
+        sizes = [
+            f"{_short(state, q, p)} {len(text.hand_cards(s, q))}"
+            for q in range(state.num_players())
+        ]
         self._say(self._items("hand sizes: ", sizes, " · "))
         for line in [*spec.table_lines(s), *spec.private_lines(s, p)]:
             self._say(self._wrap(line.rstrip(), " " * 6))
@@ -136,7 +157,7 @@ class HumanBot(pyspiel.Bot):
         cells = [f"{i + 1:>{len(str(len(texts)))}}) {t}" for i, t in enumerate(texts)]
         width = max(map(len, cells)) + 3
         per_row = max(1, (self._columns() - 2) // width)
-        rows = [cells[i:i + per_row] for i in range(0, len(cells), per_row)]
+        rows = [cells[i : i + per_row] for i in range(0, len(cells), per_row)]
         return "\n".join("  " + "".join(c.ljust(width) for c in row).rstrip() for row in rows)
 
 

@@ -57,6 +57,7 @@ one iteration because one iteration can be long (a rollout of a long game)."""
 @dataclass
 class SearchStats:
     """What the last search did: its size, and per root action visits and mean value."""
+
     iterations: int
     seconds: float
     nodes: int
@@ -85,12 +86,17 @@ class ISMCTSBot(pyspiel.Bot):
         self.settings = Settings(
             uct_c=config.uct_c,
             rollout=MODEL if config.rollout == "model" else POLICY_CODES[config.rollout],
-            eps=config.rollout_eps, weights=heuristic_weights(game, config.weights),
-            lo=game.min_utility(), span=game.max_utility() - game.min_utility(),
+            eps=config.rollout_eps,
+            weights=heuristic_weights(game, config.weights),
+            lo=game.min_utility(),
+            span=game.max_utility() - game.min_utility(),
             dims=model.dims if model else np.zeros(0, np.int64),
             params=model.params if model else np.zeros(0, np.float64),
-            prior_c=config.effective_prior_c, value_after=value_after, side=side,
-            heuristic_prior=config.heuristic_prior)
+            prior_c=config.effective_prior_c,
+            value_after=value_after,
+            side=side,
+            heuristic_prior=config.heuristic_prior,
+        )
         self.kernel = search_kernel(game.spec.kernel, heuristic_module(game.spec.kernel))
         self.last_search: SearchStats | None = None
 
@@ -106,8 +112,9 @@ class ISMCTSBot(pyspiel.Bot):
         if not legal:
             return [], pyspiel.INVALID_ACTION
         if len(legal) == 1:  # a forced move: no thinking time spent on it
-            self.last_search = SearchStats(0, 0.0, 0, np.array(legal, np.int64),
-                                           np.zeros(1, np.int64), np.zeros(1))
+            self.last_search = SearchStats(
+                0, 0.0, 0, np.array(legal, np.int64), np.zeros(1, np.int64), np.zeros(1)
+            )
             return [(legal[0], 1.0)], legal[0]
         stats = self.search(state)
         total = stats.visits.sum()
@@ -162,13 +169,15 @@ class ISMCTSBot(pyspiel.Bot):
         visits = np.empty(k_max, np.int64)
         values = np.empty(k_max, np.float64)
         k = root_children(tree, stats, actions, visits, values)
-        self.last_search = SearchStats(int(meta[M_ITERATIONS]), seconds, k_max, actions[:k],
-                                       visits[:k], values[:k])
+        self.last_search = SearchStats(
+            int(meta[M_ITERATIONS]), seconds, k_max, actions[:k], visits[:k], values[:k]
+        )
         return self.last_search
 
 
-def _leaf_values(game: KernelGame, model: PolicyValueNet | None,
-                 value_after: int | None) -> tuple[int, np.ndarray]:
+def _leaf_values(
+    game: KernelGame, model: PolicyValueNet | None, value_after: int | None
+) -> tuple[int, np.ndarray]:
     """The kernel's ``value_after`` (-1: rollouts to the end) and each seat's side, checked:
     the model's value stands for the mover's side, so the game must have two sides whose
     returns are each other's negation."""
@@ -180,11 +189,14 @@ def _leaf_values(game: KernelGame, model: PolicyValueNet | None,
     elif n == 2:
         side = np.arange(2, dtype=np.int64)
     else:
-        raise ValueError(f"ismcts: value_after needs two sides; {game} has {n} players "
-                         f"each for themselves")
+        raise ValueError(
+            f"ismcts: value_after needs two sides; {game} has {n} players each for themselves"
+        )
     if game.min_utility() != -game.max_utility():
-        raise ValueError(f"ismcts: value_after needs utilities symmetric about 0; {game} has "
-                         f"[{game.min_utility()}, {game.max_utility()}]")
+        raise ValueError(
+            f"ismcts: value_after needs utilities symmetric about 0; {game} has "
+            f"[{game.min_utility()}, {game.max_utility()}]"
+        )
     return value_after, side
 
 
@@ -192,6 +204,7 @@ def _leaf_values(game: KernelGame, model: PolicyValueNet | None,
 class ISMCTSAgent:
     """ISMCTS with ``config`` as a bot factory: ``ISMCTSAgent(config)(game, seed)`` is the
     bot ``ismcts(...)`` with these settings would be (plain data: it pickles to workers)."""
+
     config: SearchConfig
 
     def __call__(self, game: pyspiel.Game, seed: int = 0) -> ISMCTSBot:
@@ -202,8 +215,13 @@ class ISMCTSAgent:
 
 
 @agent_kind("ismcts")
-def make_ismcts(game: pyspiel.Game, seed: int = 0, tuned: str | None = None,
-                weights: str | None = None, **options) -> ISMCTSBot:
+def make_ismcts(
+    game: pyspiel.Game,
+    seed: int = 0,
+    tuned: str | None = None,
+    weights: str | None = None,
+    **options,
+) -> ISMCTSBot:
     """``ismcts(...)``: ``options`` are :class:`SearchConfig` fields; ``weights`` and
     ``tuned`` name files (see the module docstring)."""
     if not isinstance(game, KernelGame):
@@ -211,8 +229,10 @@ def make_ismcts(game: pyspiel.Game, seed: int = 0, tuned: str | None = None,
     config = SearchConfig()
     if tuned is not None:
         if set(options) & set(TUNED) or weights is not None:
-            raise ValueError("ismcts: tuned=FILE sets uct_c, rollout_eps, prior_c, "
-                             "heuristic_prior and weights; give either tuned or those")
+            raise ValueError(
+                "ismcts: tuned=FILE sets uct_c, rollout_eps, prior_c, "
+                "heuristic_prior and weights; give either tuned or those"
+            )
         config = load_search_config(tuned, game)
     if weights is not None:
         options["weights"] = tuple(load_weights(weights, game))

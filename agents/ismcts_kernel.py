@@ -53,21 +53,21 @@ from skip_ai.kernel.rng import below, uniform
 from skip_ai.kernel.state import CHANCE, H_CUR, H_PLAYERS, MAX_CARDS, TERMINAL, copy_into
 
 # tree columns
-FIRST = 0    # first child (children sorted by key), -1 if none
-NEXT = 1     # next sibling, -1 at the end
-KEY = 2      # action * 8 + actor + 1 (actor -1 = chance)
+FIRST = 0  # first child (children sorted by key), -1 if none
+NEXT = 1  # next sibling, -1 at the end
+KEY = 2  # action * 8 + actor + 1 (actor -1 = chance)
 VISITS = 3
 AVAIL = 4
 TREE_COLS = 5
 
 # float64 statistics per node
-VALUE = 0    # sum of the returns credited to the node's actor, in [0, 1] each
-ISQ = 1      # 1 / sqrt(VISITS): the backup pays the square root, not every UCB evaluation
-PRIOR = 2    # the model's prior probability of the node's action (0 without a model)
+VALUE = 0  # sum of the returns credited to the node's actor, in [0, 1] each
+ISQ = 1  # 1 / sqrt(VISITS): the backup pays the square root, not every UCB evaluation
+PRIOR = 2  # the model's prior probability of the node's action (0 without a model)
 STAT_COLS = 3
 
 # meta slots
-M_NODES = 0       # nodes in use
+M_NODES = 0  # nodes in use
 M_ITERATIONS = 1  # iterations done so far
 META_SIZE = 2
 
@@ -80,18 +80,19 @@ NODE_MARGIN = 512
 class Settings(NamedTuple):
     """A search's fixed inputs, as the kernel reads them (built from a
     :class:`agents.search_config.SearchConfig` and the game by the bot)."""
+
     uct_c: float
-    rollout: int              # HEURISTIC, RANDOM or MODEL
-    eps: float                # the share of uniformly random rollout moves
-    weights: np.ndarray       # the heuristic's, for the rollouts and the prior
-    lo: float                 # the game's minimum utility
-    span: float               # its utility range: returns map to [0, 1]
-    dims: np.ndarray          # the model's layer sizes (:mod:`agents.model`); empty: none
-    params: np.ndarray        # the model's parameters
-    prior_c: float            # the weight of the prior in selection; 0: none
-    value_after: int          # ≥ 0: rollouts stop there and back up the model's value; -1
-    side: np.ndarray          # each seat's side (for the model's value)
-    heuristic_prior: bool     # without a model: the heuristic's move is expanded first
+    rollout: int  # HEURISTIC, RANDOM or MODEL
+    eps: float  # the share of uniformly random rollout moves
+    weights: np.ndarray  # the heuristic's, for the rollouts and the prior
+    lo: float  # the game's minimum utility
+    span: float  # its utility range: returns map to [0, 1]
+    dims: np.ndarray  # the model's layer sizes (:mod:`agents.model`); empty: none
+    params: np.ndarray  # the model's parameters
+    prior_c: float  # the weight of the prior in selection; 0: none
+    value_after: int  # ≥ 0: rollouts stop there and back up the model's value; -1
+    side: np.ndarray  # each seat's side (for the model's value)
+    heuristic_prior: bool  # without a model: the heuristic's move is expanded first
 
 
 @kernel_family
@@ -107,8 +108,20 @@ def search_kernel(K, H) -> SimpleNamespace:
         (``side``: each seat's side of a two-sided zero-sum game); -1: rollouts play to the
         end. ``heuristic_prior`` (without a model): the heuristic's move (weights ``w``) is
         expanded first and has prior 1."""
-        (uct_c, rollout, eps, w, lo, span, dims, params, prior_c, value_after, side,
-         heuristic_prior) = settings
+        (
+            uct_c,
+            rollout,
+            eps,
+            w,
+            lo,
+            span,
+            dims,
+            params,
+            prior_c,
+            value_after,
+            side,
+            heuristic_prior,
+        ) = settings
         obs = root[H_CUR]
         legal = np.empty(MAX_ACTIONS, np.int64)
         path = np.empty(MAX_DEPTH, np.int64)
@@ -150,8 +163,14 @@ def search_kernel(K, H) -> SimpleNamespace:
                     if plies == value_after:
                         x[:] = 0.0
                         K.observation(s, cur, x)
-                        _value_returns(net_logits(dims, params, x, legal, 0, logits, scratch),
-                                       cur, side, lo, span, ret)
+                        _value_returns(
+                            net_logits(dims, params, x, legal, 0, logits, scratch),
+                            cur,
+                            side,
+                            lo,
+                            span,
+                            ret,
+                        )
                         valued = True
                         break
                     plies += 1
@@ -170,8 +189,7 @@ def search_kernel(K, H) -> SimpleNamespace:
                     K.apply_action(s, a)
                     continue
                 n = K.legal_actions(s, legal)
-                child = _select(tree, stats, node, legal, n, cur, uct_c, prior_c, rng,
-                                untried)
+                child = _select(tree, stats, node, legal, n, cur, uct_c, prior_c, rng, untried)
                 if child < 0:  # expand: a legal action without a child
                     p = 0.0
                     if use_model:  # one drawn from the model's policy
@@ -221,6 +239,7 @@ def search_kernel(K, H) -> SimpleNamespace:
 
 # The helpers below are module functions, not closures inside ``search_kernel``: Numba does not
 # cache a closure that calls another closure on disk, and ``run`` would compile in every process.
+
 
 @njit(cache=True)
 def _model_probs(dims, params, x, legal, n, out, scratch):
@@ -378,4 +397,3 @@ def root_children(tree, stats, out_actions, out_visits, out_values):
         k += 1
         c = tree[c, NEXT]
     return k
-

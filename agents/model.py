@@ -46,6 +46,7 @@ def param_count(dims: np.ndarray) -> int:
 @dataclass
 class PolicyValueNet:
     """A policy/value network for one game (see the module docstring for the layout)."""
+
     game: str
     dims: np.ndarray
     params: np.ndarray
@@ -60,8 +61,9 @@ class PolicyValueNet:
         return int(self.dims[-1])
 
     @classmethod
-    def initial(cls, game: str, obs_size: int, num_actions: int, hidden: tuple[int, ...] = (),
-                seed: int = 0) -> "PolicyValueNet":
+    def initial(
+        cls, game: str, obs_size: int, num_actions: int, hidden: tuple[int, ...] = (), seed: int = 0
+    ) -> PolicyValueNet:
         """A fresh network: hidden layers He-initialised, heads zero (a uniform prior and a
         value of 0), so generation 0 plays like plain ISMCTS."""
         dims = np.array([obs_size, *hidden, num_actions], np.int64)
@@ -82,9 +84,11 @@ class PolicyValueNet:
         if isinstance(game, pyspiel.Game):
             sizes = (game.observation_tensor_size(), game.num_distinct_actions())
             if (self.obs_size, self.num_actions) != sizes:
-                raise ValueError(f"this model reads {self.obs_size} observation values and "
-                                 f"scores {self.num_actions} actions; {game} has {sizes[0]} "
-                                 f"and {sizes[1]}")
+                raise ValueError(
+                    f"this model reads {self.obs_size} observation values and "
+                    f"scores {self.num_actions} actions; {game} has {sizes[0]} "
+                    f"and {sizes[1]}"
+                )
 
     def save(self, path: str | Path) -> None:
         """Write the model as ``.npz`` (no pickles), atomically (temporary name, rename)."""
@@ -92,14 +96,20 @@ class PolicyValueNet:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f".{path.name}.tmp")
         with open(tmp, "wb") as f:
-            np.savez(f, format=np.array(FORMAT), game=np.array(self.game),
-                     obs_size=np.int64(self.obs_size), num_actions=np.int64(self.num_actions),
-                     generation=np.int64(self.generation), dims=self.dims, params=self.params)
+            np.savez(
+                f,
+                format=np.array(FORMAT),
+                game=np.array(self.game),
+                obs_size=np.int64(self.obs_size),
+                num_actions=np.int64(self.num_actions),
+                generation=np.int64(self.generation),
+                dims=self.dims,
+                params=self.params,
+            )
         tmp.replace(path)
 
     @classmethod
-    def load(cls, path: str | Path, game: str | pyspiel.Game | None = None
-             ) -> "PolicyValueNet":
+    def load(cls, path: str | Path, game: str | pyspiel.Game | None = None) -> PolicyValueNet:
         """Read a model saved by :meth:`save`; with ``game``, refuse a model for another (or,
         given the game itself, of other sizes)."""
         path = Path(path)
@@ -114,19 +124,24 @@ class PolicyValueNet:
         if missing:
             raise ValueError(f"{path} is not a model file: missing {', '.join(sorted(missing))}")
         if str(data["format"]) != FORMAT:
-            raise ValueError(f"{path}: unknown model format {str(data['format'])!r} "
-                             f"(expected {FORMAT!r})")
+            raise ValueError(
+                f"{path}: unknown model format {str(data['format'])!r} (expected {FORMAT!r})"
+            )
         dims = np.asarray(data["dims"])
         params = np.asarray(data["params"])
         if dims.ndim != 1 or len(dims) < 2 or dims.dtype.kind not in "iu" or (dims < 1).any():
             raise ValueError(f"{path}: malformed layer sizes {dims!r}")
         dims = dims.astype(np.int64)
         if (dims[0], dims[-1]) != (int(data["obs_size"]), int(data["num_actions"])):
-            raise ValueError(f"{path}: layer sizes {dims.tolist()} disagree with obs_size "
-                             f"{int(data['obs_size'])} / num_actions {int(data['num_actions'])}")
+            raise ValueError(
+                f"{path}: layer sizes {dims.tolist()} disagree with obs_size "
+                f"{int(data['obs_size'])} / num_actions {int(data['num_actions'])}"
+            )
         if params.ndim != 1 or params.dtype.kind != "f" or len(params) != param_count(dims):
-            raise ValueError(f"{path}: {params.shape} parameters of type {params.dtype}, "
-                             f"expected {param_count(dims)} floats for layers {dims.tolist()}")
+            raise ValueError(
+                f"{path}: {params.shape} parameters of type {params.dtype}, "
+                f"expected {param_count(dims)} floats for layers {dims.tolist()}"
+            )
         if not np.isfinite(params).all():
             raise ValueError(f"{path}: the parameters hold NaN or infinite values")
         net = cls(str(data["game"]), dims, params.astype(np.float64), int(data["generation"]))
@@ -137,8 +152,9 @@ class PolicyValueNet:
                 raise ValueError(f"{path}: {e}") from None
         return net
 
-    def forward(self, obs: np.ndarray, policy: bool = True
-                ) -> tuple[np.ndarray | None, np.ndarray, list[np.ndarray]]:
+    def forward(
+        self, obs: np.ndarray, policy: bool = True
+    ) -> tuple[np.ndarray | None, np.ndarray, list[np.ndarray]]:
         """Batch forward in numpy: logits ``(N, A)`` (None without ``policy``), values
         ``(N,)`` and the activations (input and each hidden layer) that :func:`fit`
         back-propagates through."""
@@ -157,14 +173,24 @@ class PolicyValueNet:
 
 def _take(params: np.ndarray, off: int, rows: int, cols: int):
     """Views of a ``rows × cols`` matrix and a ``rows`` bias at ``off``; the next offset."""
-    W = params[off:off + rows * cols].reshape(rows, cols)
+    W = params[off : off + rows * cols].reshape(rows, cols)
     off += rows * cols
-    return W, params[off:off + rows], off + rows
+    return W, params[off : off + rows], off + rows
 
 
-def fit(net: PolicyValueNet, obs: np.ndarray, legal: np.ndarray | None,
-        target: np.ndarray | None, value: np.ndarray, epochs: int = 20, lr: float = 0.01,
-        l2: float = 1e-4, value_weight: float = 1.0, batch: int = 256, seed: int = 0) -> dict:
+def fit(
+    net: PolicyValueNet,
+    obs: np.ndarray,
+    legal: np.ndarray | None,
+    target: np.ndarray | None,
+    value: np.ndarray,
+    epochs: int = 20,
+    lr: float = 0.01,
+    l2: float = 1e-4,
+    value_weight: float = 1.0,
+    batch: int = 256,
+    seed: int = 0,
+) -> dict:
     """Fit ``net`` in place with Adam on cross-entropy to the visit distributions ``target``
     (softmax over the ``legal`` mask only) plus ``value_weight`` × squared error of the value
     to ``value`` (returns in [-1, 1]). Returns the last epoch's mean losses. Without
@@ -172,8 +198,11 @@ def fit(net: PolicyValueNet, obs: np.ndarray, legal: np.ndarray | None,
     not even computed: some games have thousands of actions)."""
     rng = np.random.default_rng(seed)
     # the parameters fitted: all, or all but the policy head
-    sel = np.arange(len(net.params)) if target is not None else np.r_[
-        0:_policy_offset(net.dims), _value_offset(net.dims):len(net.params)]
+    sel = (
+        np.arange(len(net.params))
+        if target is not None
+        else np.r_[0 : _policy_offset(net.dims), _value_offset(net.dims) : len(net.params)]
+    )
     m = np.zeros(len(sel))
     v = np.zeros(len(sel))
     step = 0
@@ -183,16 +212,21 @@ def fit(net: PolicyValueNet, obs: np.ndarray, legal: np.ndarray | None,
         order = rng.permutation(n)
         tot_p = tot_v = 0.0
         for start in range(0, n, batch):
-            idx = order[start:start + batch]
-            grad, lp, lv = _gradient(net, obs[idx], None if legal is None else legal[idx],
-                                     None if target is None else target[idx], value[idx],
-                                     value_weight)
+            idx = order[start : start + batch]
+            grad, lp, lv = _gradient(
+                net,
+                obs[idx],
+                None if legal is None else legal[idx],
+                None if target is None else target[idx],
+                value[idx],
+                value_weight,
+            )
             grad += l2 * net.params[sel]
             step += 1
             m = 0.9 * m + 0.1 * grad
             v = 0.999 * v + 0.001 * grad * grad
-            mhat = m / (1 - 0.9 ** step)
-            vhat = v / (1 - 0.999 ** step)
+            mhat = m / (1 - 0.9**step)
+            vhat = v / (1 - 0.999**step)
             net.params[sel] -= lr * mhat / (np.sqrt(vhat) + 1e-8)
             tot_p += lp * len(idx)
             tot_v += lv * len(idx)
@@ -226,15 +260,15 @@ def _gradient(net, obs, legal, target, value, value_weight):
         p /= p.sum(axis=1, keepdims=True)
         safe = np.where(legal, np.log(np.maximum(p, 1e-300)), 0.0)
         loss_p = -(target * safe).sum() / nb
-        d_logits = (p - target) / nb                # (N, A); zero where illegal
-    d_val = value_weight * 2 * (val - value) * (1 - val ** 2) / nb   # through tanh
+        d_logits = (p - target) / nb  # (N, A); zero where illegal
+    d_val = value_weight * 2 * (val - value) * (1 - val**2) / nb  # through tanh
     grads = []
     dims = net.dims
     # heads, on the last hidden layer h
     h = acts[-1]
     off_p = _policy_offset(dims)
-    Wp = net.params[off_p:off_p + dims[-1] * dims[-2]].reshape(dims[-1], dims[-2])
-    wv = net.params[off_p + dims[-1] * dims[-2] + dims[-1]:][:dims[-2]]
+    Wp = net.params[off_p : off_p + dims[-1] * dims[-2]].reshape(dims[-1], dims[-2])
+    wv = net.params[off_p + dims[-1] * dims[-2] + dims[-1] :][: dims[-2]]
     if d_logits is None:
         head = [d_val @ h, [d_val.sum()]]
         dh = np.outer(d_val, wv)
@@ -246,7 +280,7 @@ def _gradient(net, obs, legal, target, value, value_weight):
     for i in range(len(dims) - 2, 0, -1):
         rows, cols = dims[i], dims[i - 1]
         off -= rows * cols + rows
-        W = net.params[off:off + rows * cols].reshape(rows, cols)
+        W = net.params[off : off + rows * cols].reshape(rows, cols)
         dz = dh * (acts[i] > 0)
         grads = [(dz.T @ acts[i - 1]).ravel(), dz.sum(axis=0)] + grads
         dh = dz @ W
@@ -264,7 +298,7 @@ def net_logits(dims, params, x, legal, n, out, scratch):
     for i in range(layers):
         width = max(width, dims[i])
     h = scratch[:width]
-    nxt = scratch[width:2 * width]
+    nxt = scratch[width : 2 * width]
     d = dims[0]
     for j in range(d):
         h[j] = x[j]

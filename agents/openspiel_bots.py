@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 import pyspiel
@@ -29,21 +29,31 @@ class _TimeUp(Exception):
 class OpenSpielISMCTS(ismcts.ISMCTSBot):
     """OpenSpiel's ISMCTSBot with an optional wall-time budget per move."""
 
-    def __init__(self, game: pyspiel.Game, seed: int, iterations: int | None,
-                 seconds: float | None, uct_c: float, rollouts: int):
+    def __init__(
+        self,
+        game: pyspiel.Game,
+        seed: int,
+        iterations: int | None,
+        seconds: float | None,
+        uct_c: float,
+        rollouts: int,
+    ):
         if (iterations is None) == (seconds is None):
-            raise ValueError("openspiel_ismcts needs exactly one budget: iterations=N or "
-                             "seconds=S")
+            raise ValueError("openspiel_ismcts needs exactly one budget: iterations=N or seconds=S")
         _check("iterations", iterations, "a positive integer", lambda x: x >= 1, whole=True)
         _check("seconds", seconds, "a positive finite number", lambda x: x > 0)
         _check("uct_c", uct_c, "a finite number ≥ 0", lambda x: x >= 0)
         _check("rollouts", rollouts, "a positive integer", lambda x: x >= 1, whole=True)
         rs = np.random.RandomState(seed % (1 << 32))
         evaluator = mcts.RandomRolloutEvaluator(n_rollouts=rollouts, random_state=rs)
-        super().__init__(game, evaluator, uct_c=uct_c,
-                         max_simulations=iterations if iterations else 1 << 40,
-                         random_state=rs,
-                         final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT)
+        super().__init__(
+            game,
+            evaluator,
+            uct_c=uct_c,
+            max_simulations=iterations if iterations else 1 << 40,
+            random_state=rs,
+            final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
+        )
         self._seconds = seconds
         self._deadline = float("inf")
         self.last_iterations = 0
@@ -65,21 +75,27 @@ class OpenSpielISMCTS(ismcts.ISMCTSBot):
         return super().sample_root_state(state)
 
 
-def _check(name: str, value: object, what: str, ok: Callable[[float], bool],
-           whole: bool = False) -> None:
+def _check(
+    name: str, value: object, what: str, ok: Callable[[float], bool], whole: bool = False
+) -> None:
     """One line naming the option unless ``value`` (None: not given) is a finite number,
     whole if asked, that is ``ok``."""
     if value is None:
         return
-    number = isinstance(value, (int, float, np.integer, np.floating)) \
-        and not isinstance(value, bool)
-    if not number or not math.isfinite(value) or (whole and value != int(value)) \
-            or not ok(value):
+    number = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(
+        value, bool
+    )
+    if not number or not math.isfinite(value) or (whole and value != int(value)) or not ok(value):
         raise ValueError(f"openspiel_ismcts: {name} must be {what} (got {value!r})")
 
 
 @agent_kind("openspiel_ismcts")
-def make_openspiel_ismcts(game: pyspiel.Game, seed: int = 0, iterations: int | None = None,
-                          seconds: float | None = None, uct_c: float = 2.0,
-                          rollouts: int = 1) -> OpenSpielISMCTS:
+def make_openspiel_ismcts(
+    game: pyspiel.Game,
+    seed: int = 0,
+    iterations: int | None = None,
+    seconds: float | None = None,
+    uct_c: float = 2.0,
+    rollouts: int = 1,
+) -> OpenSpielISMCTS:
     return OpenSpielISMCTS(game, seed, iterations, seconds, uct_c, rollouts)

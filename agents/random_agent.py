@@ -14,7 +14,6 @@ from agents.factory import agent_kind
 from agents.policies import random_action
 from skip_ai.kernel.rng import make_rng
 
-
 _NO_STATE = np.zeros(1, np.int64)
 """The random policy never reads the state; bots may drive games that are not kernels."""
 
@@ -37,8 +36,9 @@ class RandomBot(pyspiel.Bot):
         if not legal:
             return [], pyspiel.INVALID_ACTION
         p = 1.0 / len(legal)
-        action = int(random_action(_NO_STATE, np.asarray(legal, dtype=np.int64), len(legal),
-                                   self._rng))
+        action = int(
+            random_action(_NO_STATE, np.asarray(legal, dtype=np.int64), len(legal), self._rng)
+        )
         return [(a, p) for a in legal], action
 
     def step(self, state: pyspiel.State) -> int:

@@ -17,9 +17,10 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -75,36 +76,50 @@ class SearchConfig:
             raise ValueError("ismcts needs exactly one budget: iterations=N or seconds=S")
         if self.iterations is not None:
             if not _is_int(self.iterations) or self.iterations < 1:
-                raise ValueError(f"ismcts: iterations must be a positive integer "
-                                 f"(got {self.iterations!r})")
+                raise ValueError(
+                    f"ismcts: iterations must be a positive integer (got {self.iterations!r})"
+                )
             self._set("iterations", int(self.iterations))
         if self.seconds is not None:
-            self._set("seconds", _number("seconds", self.seconds, "a positive finite number",
-                                         lambda x: x > 0))
+            self._set(
+                "seconds",
+                _number("seconds", self.seconds, "a positive finite number", lambda x: x > 0),
+            )
 
     def _check_numbers(self) -> None:
-        self._set("uct_c", _number("uct_c", self.uct_c, "a finite number ≥ 0",
-                                   lambda x: x >= 0))
-        self._set("rollout_eps", _number("rollout_eps", self.rollout_eps,
-                                         "a finite number in [0, 1]", lambda x: 0 <= x <= 1))
-        self._set("prior_c", _number("prior_c", self.prior_c, "a finite number ≥ 0",
-                                     lambda x: x >= 0))
+        self._set("uct_c", _number("uct_c", self.uct_c, "a finite number ≥ 0", lambda x: x >= 0))
+        self._set(
+            "rollout_eps",
+            _number(
+                "rollout_eps", self.rollout_eps, "a finite number in [0, 1]", lambda x: 0 <= x <= 1
+            ),
+        )
+        self._set(
+            "prior_c", _number("prior_c", self.prior_c, "a finite number ≥ 0", lambda x: x >= 0)
+        )
         if self.weights is not None:
             if isinstance(self.weights, str) or not hasattr(self.weights, "__iter__"):
-                raise ValueError(f"ismcts: weights must be a list of numbers "
-                                 f"(got {self.weights!r})")
-            self._set("weights", tuple(_number("weights", w, "finite numbers", lambda x: True)
-                                       for w in self.weights))
+                raise ValueError(
+                    f"ismcts: weights must be a list of numbers (got {self.weights!r})"
+                )
+            self._set(
+                "weights",
+                tuple(
+                    _number("weights", w, "finite numbers", lambda x: True) for w in self.weights
+                ),
+            )
 
     def _check_choices(self) -> None:
         if self.rollout not in ROLLOUTS:
-            raise ValueError(f"ismcts: rollout must be random, heuristic or model "
-                             f"(got {self.rollout!r})")
+            raise ValueError(
+                f"ismcts: rollout must be random, heuristic or model (got {self.rollout!r})"
+            )
         if self.final not in FINALS:
             raise ValueError(f"ismcts: final must be visits or value (got {self.final!r})")
         if self.heuristic_prior not in (True, False):
-            raise ValueError(f"ismcts: heuristic_prior must be true or false "
-                             f"(got {self.heuristic_prior!r})")
+            raise ValueError(
+                f"ismcts: heuristic_prior must be true or false (got {self.heuristic_prior!r})"
+            )
         self._set("heuristic_prior", bool(self.heuristic_prior))
 
     def _check_model(self) -> None:
@@ -119,8 +134,9 @@ class SearchConfig:
             if self.model is None:
                 raise ValueError("ismcts: value_after needs a model=PATH (its value head)")
             if not _is_int(self.value_after) or self.value_after < 0:
-                raise ValueError(f"ismcts: value_after must be an integer ≥ 0 "
-                                 f"(got {self.value_after!r})")
+                raise ValueError(
+                    f"ismcts: value_after must be an integer ≥ 0 (got {self.value_after!r})"
+                )
             self._set("value_after", int(self.value_after))
 
     def _set(self, name: str, value: Any) -> None:
@@ -143,8 +159,11 @@ class SearchConfig:
     def __str__(self) -> str:
         """The settings that differ from the defaults, as an ``ismcts(...)`` spec would give
         them (weights as a list: a spec names a weights file instead)."""
-        given = [f"{f.name}={_spec_value(getattr(self, f.name))}"
-                 for f in dataclasses.fields(self) if getattr(self, f.name) != f.default]
+        given = [
+            f"{f.name}={_spec_value(getattr(self, f.name))}"
+            for f in dataclasses.fields(self)
+            if getattr(self, f.name) != f.default
+        ]
         return f"ismcts({','.join(given)})"
 
 
@@ -154,8 +173,12 @@ def _is_int(x: Any) -> bool:
 
 def _number(name: str, x: Any, what: str, ok: Callable[[float], bool]) -> float:
     """``x`` as a float if it is a finite number (numpy's included) that is ``ok``."""
-    if isinstance(x, bool) or not isinstance(x, (int, float, np.integer, np.floating)) \
-            or not math.isfinite(x) or not ok(x):
+    if (
+        isinstance(x, bool)
+        or not isinstance(x, (int, float, np.integer, np.floating))
+        or not math.isfinite(x)
+        or not ok(x)
+    ):
         raise ValueError(f"ismcts: {name} must be {what} (got {x!r})")
     return float(x)
 
@@ -166,23 +189,36 @@ def _spec_value(v: Any) -> str:
     return f"[{','.join(f'{w:g}' for w in v)}]" if isinstance(v, tuple) else str(v)
 
 
-def save_search_config(path: str | Path, game: KernelGame, config: SearchConfig,
-                       extra: dict | None = None) -> None:
+def save_search_config(
+    path: str | Path, game: KernelGame, config: SearchConfig, extra: dict | None = None
+) -> None:
     """``config``'s tuned settings as a tuned-search file for ``game`` (``extra``: whatever
     else the tuning records), written atomically."""
     if config.model is not None or config.rollout != "heuristic":
-        raise ValueError("a tuned-search file holds a search with heuristic rollouts and no "
-                         f"model (got {config})")
+        raise ValueError(
+            "a tuned-search file holds a search with heuristic rollouts and no "
+            f"model (got {config})"
+        )
     weights = heuristic_weights(game, config.weights)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(json.dumps({
-        "format": FORMAT, "game": str(game), "budget": config.budget,
-        "uct_c": config.uct_c, "rollout_eps": config.rollout_eps,
-        "prior_c": config.effective_prior_c,
-        "names": list(heuristic_module(game.spec.kernel).WEIGHT_NAMES),
-        "weights": [float(x) for x in weights], **(extra or {})}, indent=1))
+    tmp.write_text(
+        json.dumps(
+            {
+                "format": FORMAT,
+                "game": str(game),
+                "budget": config.budget,
+                "uct_c": config.uct_c,
+                "rollout_eps": config.rollout_eps,
+                "prior_c": config.effective_prior_c,
+                "names": list(heuristic_module(game.spec.kernel).WEIGHT_NAMES),
+                "weights": [float(x) for x in weights],
+                **(extra or {}),
+            },
+            indent=1,
+        )
+    )
     tmp.replace(path)
 
 
@@ -208,7 +244,12 @@ def load_search_config(path: str | Path, game: KernelGame) -> SearchConfig:
     if list(names) != expected or len(weights) != len(names):
         raise ValueError(f"{path}: weights {names} do not match the heuristic's {expected}")
     try:
-        return SearchConfig(uct_c=uct_c, rollout_eps=eps, prior_c=prior_c,
-                            heuristic_prior=prior_c > 0, weights=tuple(weights))
+        return SearchConfig(
+            uct_c=uct_c,
+            rollout_eps=eps,
+            prior_c=prior_c,
+            heuristic_prior=prior_c > 0,
+            weights=tuple(weights),
+        )
     except (ValueError, TypeError) as e:
         raise ValueError(f"{path}: {e}") from None

@@ -20,17 +20,27 @@ from skip_ai.pyspiel_wrapper import KernelGame, same_game
 FORMAT = "skip_ai.heuristic_weights/1"
 
 
-def save_weights(path: str | Path, game: KernelGame, weights: np.ndarray,
-                 extra: dict | None = None) -> None:
+def save_weights(
+    path: str | Path, game: KernelGame, weights: np.ndarray, extra: dict | None = None
+) -> None:
     """``weights`` as a weights file for ``game`` (``extra``: whatever else the tuning
     records), written atomically."""
     w = heuristic_weights(game, weights)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(json.dumps({"format": FORMAT, "game": str(game),
-                               "names": list(heuristic_module(game.spec.kernel).WEIGHT_NAMES),
-                               "weights": w.tolist(), **(extra or {})}, indent=1))
+    tmp.write_text(
+        json.dumps(
+            {
+                "format": FORMAT,
+                "game": str(game),
+                "names": list(heuristic_module(game.spec.kernel).WEIGHT_NAMES),
+                "weights": w.tolist(),
+                **(extra or {}),
+            },
+            indent=1,
+        )
+    )
     tmp.replace(path)
 
 

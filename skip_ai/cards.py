@@ -12,7 +12,7 @@ the same arithmetic inline (``c // 13``, ``c % 13 + 2``) or the ``@njit`` helper
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 import numpy as np
 
@@ -116,7 +116,9 @@ def from_str(text: str) -> int:
     if t in ("Pe1", "Pe2", "Pe3"):
         return PELICANS[int(t[2]) - 1]
     if len(t) != 2 or t[0] not in RANK_CHARS or t[1] not in SUIT_CHARS:
-        raise ValueError(f"not a card: {text!r} (expected e.g. 'Ts', 'Qh', '2c', 'BJ', 'RJ', 'Pe1')")
+        raise ValueError(
+            f"not a card: {text!r} (expected e.g. 'Ts', 'Qh', '2c', 'BJ', 'RJ', 'Pe1')"
+        )
     return 13 * SUIT_CHARS.index(t[1]) + RANK_CHARS.index(t[0])
 
 

@@ -40,9 +40,16 @@ def score_a(returns: np.ndarray, a_seats: np.ndarray, game: KernelGame) -> np.nd
     return 0.5 + diff / (2 * span)
 
 
-def kernel_match(game: str | KernelGame, policy_a: str, policy_b: str, n_deals: int,
-                 seed: int = 0, progress: bool = False, weights_a: np.ndarray | None = None,
-                 weights_b: np.ndarray | None = None) -> pd.DataFrame:
+def kernel_match(
+    game: str | KernelGame,
+    policy_a: str,
+    policy_b: str,
+    n_deals: int,
+    seed: int = 0,
+    progress: bool = False,
+    weights_a: np.ndarray | None = None,
+    weights_b: np.ndarray | None = None,
+) -> pd.DataFrame:
     """A duplicate match between two kernel policies (``random``, ``heuristic``), played
     inside Numba: one row per game with ``deal``, ``seating``, the returns and ``score_a``.
     ``weights_a``/``weights_b``: each side's heuristic weights (default: the game's)."""

@@ -28,6 +28,7 @@ from skip_ai.stats import score_interval
 @dataclass
 class MatchResult:
     """A's mean score over the deals with a 95% interval, and one row per game."""
+
     game: str
     spec_a: str
     spec_b: str
@@ -40,15 +41,18 @@ class MatchResult:
     def __str__(self) -> str:
         g = self.games
         ms_a, ms_b = (1e3 * g[f"seconds_{x}"].sum() / max(g[f"moves_{x}"].sum(), 1) for x in "ab")
-        return (f"{self.game}: A = {self.spec_a}  vs  B = {self.spec_b}\n"
-                f"A's score {self.score:.3f}  95% interval [{self.lo:.3f}, {self.hi:.3f}]  "
-                f"over {self.deals} deals ({len(self.games)} games; 1 = A always wins)\n"
-                f"thinking time per move (forced moves included): A {ms_a:.1f} ms, "
-                f"B {ms_b:.1f} ms")
+        return (
+            f"{self.game}: A = {self.spec_a}  vs  B = {self.spec_b}\n"
+            f"A's score {self.score:.3f}  95% interval [{self.lo:.3f}, {self.hi:.3f}]  "
+            f"over {self.deals} deals ({len(self.games)} games; 1 = A always wins)\n"
+            f"thinking time per move (forced moves included): A {ms_a:.1f} ms, "
+            f"B {ms_b:.1f} ms"
+        )
 
 
-def play_seating(game: KernelGame, deal_seed: int, a_seats: np.ndarray,
-                 agent_a: Agent, agent_b: Agent) -> dict:
+def play_seating(
+    game: KernelGame, deal_seed: int, a_seats: np.ndarray, agent_a: Agent, agent_b: Agent
+) -> dict:
     """Play one game of a deal: agent A (a spec or a bot factory) at ``a_seats``, B
     elsewhere. Returns the final state, the returns, the length and each side's thinking time
     and moves, and per decision the mover and its search's estimates
@@ -71,11 +75,18 @@ def play_seating(game: KernelGame, deal_seed: int, a_seats: np.ndarray,
         spreads.append(spread)
 
     state = play(game.new_initial_state(), bots, make_rng(deal_seed), on_decision=count)
-    return {"state": state, "returns": np.array(state.returns()),
-            "num_actions": len(state.history()),
-            "seconds_a": spent[0], "seconds_b": spent[1], "moves_a": moves[0],
-            "moves_b": moves[1], "movers": movers, "mover_values": values,
-            "value_spreads": spreads}
+    return {
+        "state": state,
+        "returns": np.array(state.returns()),
+        "num_actions": len(state.history()),
+        "seconds_a": spent[0],
+        "seconds_b": spent[1],
+        "moves_a": moves[0],
+        "moves_b": moves[1],
+        "movers": movers,
+        "mover_values": values,
+        "value_spreads": spreads,
+    }
 
 
 def search_estimates(bot: pyspiel.Bot, action: int) -> tuple[float, float]:
@@ -92,8 +103,14 @@ def search_estimates(bot: pyspiel.Bot, action: int) -> tuple[float, float]:
     return value, float(stats.values[searched].max() - stats.values[searched].min())
 
 
-def match(game: str | KernelGame, agent_a: Agent, agent_b: Agent, n_deals: int, seed: int = 0,
-          progress: bool = False) -> MatchResult:
+def match(
+    game: str | KernelGame,
+    agent_a: Agent,
+    agent_b: Agent,
+    n_deals: int,
+    seed: int = 0,
+    progress: bool = False,
+) -> MatchResult:
     """Play ``n_deals`` duplicate deals of ``game`` between agents A and B (each a spec or a
     bot factory)."""
     g = load(game) if isinstance(game, str) else game
@@ -109,14 +126,21 @@ def match(game: str | KernelGame, agent_a: Agent, agent_b: Agent, n_deals: int, 
         deal_seed = int(derive(base, deal))
         for k, a_seats in enumerate(layouts):
             r = play_seating(g, deal_seed, a_seats, agent_a, agent_b)
-            rows.append({"deal": deal, "seating": k, "seed": deal_seed,
-                         "score_a": float(score_a(r["returns"][None, :], a_seats, g)[0]),
-                         **{f"return_{p}": float(x) for p, x in enumerate(r["returns"])},
-                         **{key: r[key] for key in ("num_actions", "seconds_a", "seconds_b",
-                                                    "moves_a", "moves_b")}})
+            rows.append(
+                {
+                    "deal": deal,
+                    "seating": k,
+                    "seed": deal_seed,
+                    "score_a": float(score_a(r["returns"][None, :], a_seats, g)[0]),
+                    **{f"return_{p}": float(x) for p, x in enumerate(r["returns"])},
+                    **{
+                        key: r[key]
+                        for key in ("num_actions", "seconds_a", "seconds_b", "moves_a", "moves_b")
+                    },
+                }
+            )
             bar.update(1)
     bar.close()
     df = pd.DataFrame(rows)
     mean, lo, hi = score_interval(df.groupby("deal").score_a.mean().to_numpy())
-    return MatchResult(str(g), agent_name(agent_a), agent_name(agent_b), n_deals, mean, lo, hi,
-                       df)
+    return MatchResult(str(g), agent_name(agent_a), agent_name(agent_b), n_deals, mean, lo, hi, df)

@@ -10,8 +10,8 @@ event (the callbacks).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence
 
 import numpy as np
 import pyspiel
@@ -22,18 +22,23 @@ from skip_ai.kernel.rng import below
 @dataclass(frozen=True)
 class Decision:
     """A player's move, shown to ``on_decision`` before it is applied."""
-    state: pyspiel.State     # the state the move is made in (not yet applied)
+
+    state: pyspiel.State  # the state the move is made in (not yet applied)
     player: int
     action: int
-    seconds: float           # the bot's thinking time
+    seconds: float  # the bot's thinking time
     policy: list[tuple[int, float]] | None  # the bot's policy, when asked for
 
 
-def play(state: pyspiel.State, bots: Sequence[pyspiel.Bot], rng: np.ndarray,
-         on_turn: Callable[[pyspiel.State, int], None] | None = None,
-         on_decision: Callable[[Decision], None] | None = None,
-         on_chance: Callable[[pyspiel.State, int], None] | None = None,
-         policies: bool = False) -> pyspiel.State:
+def play(
+    state: pyspiel.State,
+    bots: Sequence[pyspiel.Bot],
+    rng: np.ndarray,
+    on_turn: Callable[[pyspiel.State, int], None] | None = None,
+    on_decision: Callable[[Decision], None] | None = None,
+    on_chance: Callable[[pyspiel.State, int], None] | None = None,
+    policies: bool = False,
+) -> pyspiel.State:
     """Play ``state`` to the end in place and return it: seat ``p`` moves by ``bots[p]``
     (``step``, or ``step_with_policy`` with ``policies``), chance outcomes are drawn from the
     kernel generator ``rng``.

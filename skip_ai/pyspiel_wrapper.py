@@ -47,10 +47,14 @@ def register(spec: GameSpec) -> None:
     module = spec.kernel.__name__
     cls_name = "".join(w.capitalize() for w in spec.short_name.split("_"))
     ops = engine(spec.kernel)
-    state_cls = type(f"{cls_name}State", (KernelState,),
-                     {"spec": spec, "ops": ops, "__module__": module})
-    game_cls = type(f"{cls_name}Game", (KernelGame,),
-                    {"spec": spec, "ops": ops, "state_cls": state_cls, "__module__": module})
+    state_cls = type(
+        f"{cls_name}State", (KernelState,), {"spec": spec, "ops": ops, "__module__": module}
+    )
+    game_cls = type(
+        f"{cls_name}Game",
+        (KernelGame,),
+        {"spec": spec, "ops": ops, "state_cls": state_cls, "__module__": module},
+    )
     # pickle finds classes by module and name
     setattr(spec.kernel, state_cls.__name__, state_cls)
     setattr(spec.kernel, game_cls.__name__, game_cls)
@@ -59,8 +63,12 @@ def register(spec: GameSpec) -> None:
 
 
 def game_type(spec: GameSpec) -> pyspiel.GameType:
-    counts = [spec.num_players(spec.resolve({p.name: c})) for p in spec.params
-              if p.name == "players" for c in p.choices] or [spec.num_players(spec.resolve({}))]
+    counts = [
+        spec.num_players(spec.resolve({p.name: c}))
+        for p in spec.params
+        if p.name == "players"
+        for c in p.choices
+    ] or [spec.num_players(spec.resolve({}))]
     return pyspiel.GameType(
         short_name=spec.short_name,
         long_name=f"{spec.long_name} ({spec.original_name})",
@@ -104,23 +112,26 @@ class KernelGame(pyspiel.Game):
         self.obs_size = spec.observation_size(p)
         self.num_scores = spec.num_scores(p)
 
-    def new_initial_state(self) -> "KernelState":
+    def new_initial_state(self) -> KernelState:
         return self.state_cls(self)
 
     def teams(self) -> np.ndarray:
         """The team (0 or 1) of every seat, as the kernel seats them (``team_of``)."""
-        return np.array([team_of(self.initial, q) for q in range(self.num_players())],
-                        np.int64)
+        return np.array([team_of(self.initial, q) for q in range(self.num_players())], np.int64)
 
     def make_py_observer(self, iig_obs_type=None, params=None):
         if params:
-            raise ValueError(f"{self.spec.short_name}: observer parameters are not supported "
-                             f"(got {params})")
+            raise ValueError(
+                f"{self.spec.short_name}: observer parameters are not supported (got {params})"
+            )
         if iig_obs_type is not None and not (
-                iig_obs_type.public_info
-                and iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER):
-            raise ValueError(f"{self.spec.short_name}: only the default observation and the "
-                             f"information state are provided (asked for {iig_obs_type})")
+            iig_obs_type.public_info
+            and iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        ):
+            raise ValueError(
+                f"{self.spec.short_name}: only the default observation and the "
+                f"information state are provided (asked for {iig_obs_type})"
+            )
         perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
         return _Observer(self, perfect_recall)
 
@@ -136,11 +147,11 @@ class _Observer:
             self.tensor = np.zeros(game.obs_size, np.float32)
             self.dict = {"observation": self.tensor}
 
-    def set_from(self, state: "KernelState", player: int) -> None:
+    def set_from(self, state: KernelState, player: int) -> None:
         if self.tensor is not None:
             state.write_observation(player, self.tensor)
 
-    def string_from(self, state: "KernelState", player: int) -> str:
+    def string_from(self, state: KernelState, player: int) -> str:
         if self.perfect_recall:
             return state.information_state_string(player)
         return state.observation_string(player)
@@ -209,8 +220,10 @@ class KernelState(pyspiel.State):
         except Exception:  # an id outside the action space has no text
             text = "no such action"
         legal = self.legal_actions()
-        return (f"{name}: action {action} ({text}) is not legal for {who} here; "
-                f"legal: {legal[:20]}{' ...' if len(legal) > 20 else ''}")
+        return (
+            f"{name}: action {action} ({text}) is not legal for {who} here; "
+            f"legal: {legal[:20]}{' ...' if len(legal) > 20 else ''}"
+        )
 
     def returns(self) -> list[float]:
         out = np.zeros(int(self._s[H_PLAYERS]), np.float64)
@@ -276,21 +289,21 @@ class KernelState(pyspiel.State):
         p = self._cur if player is None else int(player)
         n = int(self._s[H_PLAYERS])
         if not 0 <= p < n:
-            raise ValueError(f"{self.spec.short_name}: no player {player} "
-                             f"(players are 0..{n - 1})")
+            raise ValueError(f"{self.spec.short_name}: no player {player} (players are 0..{n - 1})")
         return p
 
     # ----- resampling ---------------------------------------------------------------------
-    def resample_from_infostate(self, player_id: int, probability_sampler=None, *,
-                                rng: np.ndarray | None = None) -> "KernelState":
+    def resample_from_infostate(
+        self, player_id: int, probability_sampler=None, *, rng: np.ndarray | None = None
+    ) -> KernelState:
         """A real state of this game that gives ``player_id`` the same information state,
         with everything hidden from that player re-dealt consistently with public events.
 
         Built by replaying this history from a new initial state with the hidden cards
         relabelled (and the hidden choices the game's ``resample`` redrew), so the result's
         history (new chance outcomes included) is legal by construction and its state is the
-        kernel's resampled world. Randomness: ``rng`` (a kernel generator) if given, else a fresh seed
-        mixed from ``probability_sampler`` (as OpenSpiel's ISMCTS passes it) and a counter.
+        kernel's resampled world. Randomness: ``rng`` (a kernel generator) if given, else a fresh
+        seed mixed from ``probability_sampler`` (as OpenSpiel's ISMCTS passes it) and a counter.
         """
         p = self._check_player(player_id)
         if rng is None:
@@ -301,8 +314,9 @@ class KernelState(pyspiel.State):
         self.spec.kernel.resample(world, p, rng, sigma)
         return self.replay(sigma, world)
 
-    def replay(self, sigma: np.ndarray | None = None,
-               world: np.ndarray | None = None) -> "KernelState":
+    def replay(
+        self, sigma: np.ndarray | None = None, world: np.ndarray | None = None
+    ) -> KernelState:
         """A new state built by replaying this history; with the card permutation ``sigma``,
         each action rewritten by ``GameSpec.remap`` towards ``world``, the kernel state that
         ``resample`` drew with ``sigma`` (without one, this state: only cards are relabelled)."""
@@ -385,15 +399,15 @@ def variants(spec: GameSpec) -> list[str]:
     ``variant_values`` where it declares them, else over all its choices)."""
     names = [p.name for p in spec.params]
     out = []
-    values_of = [p.choices if p.variant_values is None else p.variant_values
-                 for p in spec.params]
+    values_of = [p.choices if p.variant_values is None else p.variant_values for p in spec.params]
     for values in itertools.product(*values_of):
         params = dict(zip(names, values))
         try:
             spec.resolve(params)
         except ValueError:
             continue
-        body = ",".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}"
-                        for k, v in params.items())
+        body = ",".join(
+            f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in params.items()
+        )
         out.append(f"{spec.short_name}({body})")
     return out

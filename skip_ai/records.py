@@ -46,33 +46,35 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.dataset as ds
 
-SCHEMA = pa.schema([
-    ("batch", pa.string()),
-    ("code_version", pa.string()),
-    ("match_id", pa.string()),
-    ("game", pa.string()),
-    ("game_name", pa.string()),
-    ("team_game", pa.bool_()),
-    ("deal", pa.int64()),
-    ("seating", pa.int64()),
-    ("seed", pa.uint64()),
-    ("agent_a", pa.string()),
-    ("agent_b", pa.string()),
-    ("agents", pa.list_(pa.string())),
-    ("returns", pa.list_(pa.float64())),
-    ("scores", pa.list_(pa.float64())),
-    ("score_a", pa.float64()),
-    ("winner", pa.int64()),
-    ("num_actions", pa.int64()),
-    ("num_moves", pa.int64()),
-    ("movers", pa.list_(pa.int64())),
-    ("mover_values", pa.list_(pa.float64())),
-    ("value_spreads", pa.list_(pa.float64())),
-    ("seconds", pa.float64()),
-    ("status", pa.string()),
-    ("error", pa.string()),
-    ("actions", pa.list_(pa.int64())),
-])
+SCHEMA = pa.schema(
+    [
+        ("batch", pa.string()),
+        ("code_version", pa.string()),
+        ("match_id", pa.string()),
+        ("game", pa.string()),
+        ("game_name", pa.string()),
+        ("team_game", pa.bool_()),
+        ("deal", pa.int64()),
+        ("seating", pa.int64()),
+        ("seed", pa.uint64()),
+        ("agent_a", pa.string()),
+        ("agent_b", pa.string()),
+        ("agents", pa.list_(pa.string())),
+        ("returns", pa.list_(pa.float64())),
+        ("scores", pa.list_(pa.float64())),
+        ("score_a", pa.float64()),
+        ("winner", pa.int64()),
+        ("num_actions", pa.int64()),
+        ("num_moves", pa.int64()),
+        ("movers", pa.list_(pa.int64())),
+        ("mover_values", pa.list_(pa.float64())),
+        ("value_spreads", pa.list_(pa.float64())),
+        ("seconds", pa.float64()),
+        ("status", pa.string()),
+        ("error", pa.string()),
+        ("actions", pa.list_(pa.int64())),
+    ]
+)
 
 
 OPTIONAL = ("actions",)
@@ -108,6 +110,8 @@ def read_records(folder: str | Path) -> pd.DataFrame:
     if again.any():
         match_id = df.match_id.iloc[again.argmax()]
         first, second = [origin[i] for i in (df.match_id == match_id).to_numpy().nonzero()[0][:2]]
-        raise ValueError(f"game {match_id} is recorded twice, in {first} and {second}: move "
-                         f"the copy out of {path}")
+        raise ValueError(
+            f"game {match_id} is recorded twice, in {first} and {second}: move "
+            f"the copy out of {path}"
+        )
     return df

@@ -8,7 +8,7 @@ reaches it.
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 import pyspiel
 
@@ -23,8 +23,9 @@ def _card_list(value: Sequence[int] | str) -> list[int]:
     return cards.cards_from_str(value) if isinstance(value, str) else [int(c) for c in value]
 
 
-def deal(state: pyspiel.State, hands: Mapping[int | str, Sequence[int] | str],
-         fill: bool = False) -> pyspiel.State:
+def deal(
+    state: pyspiel.State, hands: Mapping[int | str, Sequence[int] | str], fill: bool = False
+) -> pyspiel.State:
     """Apply the deal so that seat ``s`` gets ``hands[s]`` (ids or text like ``"Ts Qh"``).
 
     Every seat the deal plan serves must be given exactly its number of cards — or, with
@@ -32,8 +33,9 @@ def deal(state: pyspiel.State, hands: Mapping[int | str, Sequence[int] | str],
     remaining cards, seat by seat. The state must be at the start of its deal; it is
     returned after the last deal step.
     """
-    queues = {(LOC_UNSEEN if k == UNSEEN else int(k)): list(_card_list(v))
-              for k, v in hands.items()}
+    queues = {
+        (LOC_UNSEEN if k == UNSEEN else int(k)): list(_card_list(v)) for k, v in hands.items()
+    }
     s = state.kernel_state()
     plan = [int(s[DEAL_PLAN + i]) for i in range(int(s[H_DEALT]), int(s[H_DEAL_LEN]))]
     if fill:

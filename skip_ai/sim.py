@@ -10,7 +10,7 @@ the pyspiel API with the same result.
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -37,8 +37,7 @@ def policy_codes(game: KernelGame, policy: str | Sequence[str]) -> np.ndarray:
         raise ValueError(f"{len(names)} policies given for {n} seats of {game}")
     for name in names:
         if name not in POLICY_CODES:
-            raise ValueError(f"unknown policy {name!r}; kernel policies: "
-                             f"{', '.join(POLICY_CODES)}")
+            raise ValueError(f"unknown policy {name!r}; kernel policies: {', '.join(POLICY_CODES)}")
     return np.array([POLICY_CODES[name] for name in names], dtype=np.int64)
 
 
@@ -53,9 +52,15 @@ def seat_weights(game: KernelGame, weights: np.ndarray | None = None) -> np.ndar
     return np.tile(heuristic_weights(game, weights), (n, 1))
 
 
-def simulate(game: str | KernelGame, n_games: int, seed: int = 0,
-             policy: str | Sequence[str] = "random", progress: bool = False,
-             weights: np.ndarray | None = None, first: int = 0) -> pd.DataFrame:
+def simulate(
+    game: str | KernelGame,
+    n_games: int,
+    seed: int = 0,
+    policy: str | Sequence[str] = "random",
+    progress: bool = False,
+    weights: np.ndarray | None = None,
+    first: int = 0,
+) -> pd.DataFrame:
     """Play games ``first .. first+n_games-1`` of ``game`` (a game string), every seat with
     ``policy`` (or seat ``p`` with ``policy[p]``); ``weights`` for the heuristic (one vector,
     or one row per seat: :func:`seat_weights`).
@@ -83,8 +88,17 @@ def simulate(game: str | KernelGame, n_games: int, seed: int = 0,
     for start in range(0, n_games, CHUNK):
         count = min(CHUNK, n_games - start)
         sl = slice(start, start + count)
-        kernel.simulate(params, np.uint64(base), first + start, count, seats, w, rets[sl],
-                        scores[sl], lengths[sl])
+        kernel.simulate(
+            params,
+            np.uint64(base),
+            first + start,
+            count,
+            seats,
+            w,
+            rets[sl],
+            scores[sl],
+            lengths[sl],
+        )
         bar.update(count)
     bar.close()
     seeds = derive_range(np.uint64(base), first + n_games)[first:]
@@ -109,8 +123,9 @@ def winners(rets: np.ndarray, team_game: bool) -> np.ndarray:
     return np.where(unique, rets.argmax(axis=1), -1)
 
 
-def play_game(game: KernelGame, game_seed: int,
-              make_bot: Callable[[np.ndarray], pyspiel.Bot] | None = None) -> pyspiel.State:
+def play_game(
+    game: KernelGame, game_seed: int, make_bot: Callable[[np.ndarray], pyspiel.Bot] | None = None
+) -> pyspiel.State:
     """Play one game through the pyspiel API from a game's seed, drawing chance outcomes
     and (through one bot for every seat, sharing the generator) moves exactly as
     :func:`simulate` does with the random policy."""

@@ -23,8 +23,9 @@ def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def mean_interval(x: np.ndarray, z: float = Z95,
-                  bounds: tuple[float, float] = (-math.inf, math.inf)) -> tuple[float, float, float]:
+def mean_interval(
+    x: np.ndarray, z: float = Z95, bounds: tuple[float, float] = (-math.inf, math.inf)
+) -> tuple[float, float, float]:
     """Mean and normal-approximation 95% interval of a sample, clipped to ``bounds`` (the
     range the quantity can take, e.g. a score in [0, 1])."""
     x = np.asarray(x, dtype=float)

@@ -20,8 +20,9 @@ GAMES = ["skip_columns", "skip_pyatki"]  # a team game and a game played each fo
 AGENTS = {"rnd": "random", "heur": "heuristic"}
 
 
-def played_records(games: list[str] = GAMES, agents: dict[str, str] = AGENTS,
-                   deals: int = 3, seed: int = 5) -> list[dict]:
+def played_records(
+    games: list[str] = GAMES, agents: dict[str, str] = AGENTS, deals: int = 3, seed: int = 5
+) -> list[dict]:
     """One record per game of a round robin of ``agents`` on ``games``, ``deals`` duplicate
     deals per pair."""
     rows = []
@@ -34,23 +35,41 @@ def played_records(games: list[str] = GAMES, agents: dict[str, str] = AGENTS,
                 for k, a_seats in enumerate(seatings(game)):
                     r = play_seating(game, deal_seed, a_seats, agents[a], agents[b])
                     rets = r["returns"]
-                    rows.append(record(
-                        match_id=f"{gi}/{pi}/{deal}/{k}", game=str(game),
-                        game_name=game.spec.short_name, team_game=game.spec.team_game,
-                        deal=deal, seating=k, seed=deal_seed, agent_a=a, agent_b=b,
-                        agents=[a if s else b for s in a_seats], returns=rets.tolist(),
-                        scores=list(r["state"].scores()),
-                        score_a=float(score_a(rets[None, :], a_seats, game)[0]),
-                        winner=int(winners(rets[None, :], game.spec.team_game)[0]),
-                        num_actions=r["num_actions"], num_moves=r["moves_a"] + r["moves_b"],
-                        seconds=r["seconds_a"] + r["seconds_b"]))
+                    rows.append(
+                        record(
+                            match_id=f"{gi}/{pi}/{deal}/{k}",
+                            game=str(game),
+                            game_name=game.spec.short_name,
+                            team_game=game.spec.team_game,
+                            deal=deal,
+                            seating=k,
+                            seed=deal_seed,
+                            agent_a=a,
+                            agent_b=b,
+                            agents=[a if s else b for s in a_seats],
+                            returns=rets.tolist(),
+                            scores=list(r["state"].scores()),
+                            score_a=float(score_a(rets[None, :], a_seats, game)[0]),
+                            winner=int(winners(rets[None, :], game.spec.team_game)[0]),
+                            num_actions=r["num_actions"],
+                            num_moves=r["moves_a"] + r["moves_b"],
+                            seconds=r["seconds_a"] + r["seconds_b"],
+                        )
+                    )
     return rows
 
 
 def record(**fields) -> dict:
     """A record with defaults for the bookkeeping columns."""
-    base = {"batch": "test", "code_version": "test", "status": "ok", "error": "",
-            "movers": None, "mover_values": None, "value_spreads": None}
+    base = {
+        "batch": "test",
+        "code_version": "test",
+        "status": "ok",
+        "error": "",
+        "movers": None,
+        "mover_values": None,
+        "value_spreads": None,
+    }
     return base | fields
 
 

@@ -10,8 +10,10 @@ from agents.random_agent import RandomBot
 def test_parse_spec():
     assert parse_spec("random") == ("random", {})
     assert parse_spec("ismcts(iterations=1000)") == ("ismcts", {"iterations": 1000})
-    assert parse_spec(" ismcts( seconds=1.5 , rollout=heuristic, final=visits, x=true) ") == \
-        ("ismcts", {"seconds": 1.5, "rollout": "heuristic", "final": "visits", "x": True})
+    assert parse_spec(" ismcts( seconds=1.5 , rollout=heuristic, final=visits, x=true) ") == (
+        "ismcts",
+        {"seconds": 1.5, "rollout": "heuristic", "final": "visits", "x": True},
+    )
 
 
 @pytest.mark.parametrize("bad", ["", "random(", "random(x)", "9lives", "a(b=1,b=2)"])
@@ -57,6 +59,5 @@ def test_random_bot_drives_openspiel_evaluation():
 
     game = pyspiel.load_game("skip_columns(players=2,deck=36)")
     bots = [make_agent("random", game, seed=s) for s in range(2)]
-    returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots,
-                                          np.random.RandomState(0))
+    returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, np.random.RandomState(0))
     assert sorted(returns) == [-1.0, 1.0]

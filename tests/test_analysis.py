@@ -11,8 +11,8 @@ import matplotlib.image
 import numpy as np
 import pandas as pd
 import pytest
-
 from analysis_records import played_records, record, write_records
+
 from skip_ai import analysis
 from skip_ai.cli import main
 from skip_ai.stats import score_interval
@@ -28,19 +28,37 @@ def team_game(deal: int, seating: int, team0_wins: bool, actions: int) -> dict:
     won = 0 if team0_wins else 1
     ret = [1.0, 1.0, -1.0, -1.0] if team0_wins else [-1.0, -1.0, 1.0, 1.0]
     agents = ["x", "x", "y", "y"] if a_team == 0 else ["y", "y", "x", "x"]
-    return record(match_id=f"0/0/{deal}/{seating}", game=COLUMNS, game_name="skip_columns",
-                  team_game=True, deal=deal, seating=seating, seed=deal, agent_a="x",
-                  agent_b="y", agents=agents, returns=ret, scores=[0.0, 0.0],
-                  score_a=float(won == a_team), winner=won, num_actions=actions,
-                  num_moves=actions // 2, seconds=0.0)
+    return record(
+        match_id=f"0/0/{deal}/{seating}",
+        game=COLUMNS,
+        game_name="skip_columns",
+        team_game=True,
+        deal=deal,
+        seating=seating,
+        seed=deal,
+        agent_a="x",
+        agent_b="y",
+        agents=agents,
+        returns=ret,
+        scores=[0.0, 0.0],
+        score_a=float(won == a_team),
+        winner=won,
+        num_actions=actions,
+        num_moves=actions // 2,
+        seconds=0.0,
+    )
 
 
 @pytest.fixture
 def hand_made() -> pd.DataFrame:
     """Two deals of Columns, team 0 winning 3 games of 4: deal 0 both seatings (x's deal score
     ½), deal 1 only seating 0 (x wins both games: deal score 1)."""
-    rows = [team_game(0, 0, True, 10), team_game(0, 1, True, 20),
-            team_game(1, 0, True, 30), team_game(1, 1, False, 40)]
+    rows = [
+        team_game(0, 0, True, 10),
+        team_game(0, 1, True, 20),
+        team_game(1, 0, True, 30),
+        team_game(1, 1, False, 40),
+    ]
     return pd.DataFrame(rows)
 
 
@@ -50,10 +68,14 @@ def metric(table: pd.DataFrame, game: str, name: str) -> pd.Series:
 
 def test_team_balance_metrics_known_answers(hand_made):
     table = analysis.balance_table(hand_made, n_boot=50)
-    expected = {"team0_win_rate": 0.75, "draw_rate": 0.0,
-                "outcome_uniformity": 1 - 0.75,  # each team's utility: ±1, mean ½, variance ¾
-                "duration_actions": 25.0, "duration_moves": 12.5,
-                "skill_gap": 0.5}  # x's duplicate score ¾
+    expected = {
+        "team0_win_rate": 0.75,
+        "draw_rate": 0.0,
+        "outcome_uniformity": 1 - 0.75,  # each team's utility: ±1, mean ½, variance ¾
+        "duration_actions": 25.0,
+        "duration_moves": 12.5,
+        "skill_gap": 0.5,
+    }  # x's duplicate score ¾
     for name, value in expected.items():
         row = metric(table, COLUMNS, name)
         assert row.value == pytest.approx(value), name
@@ -69,11 +91,27 @@ def test_individual_balance_metrics_known_answers():
     for k, won in enumerate([0, 0, 1]):
         ret = [-0.5, -0.5, -0.5]
         ret[won] = 1.0
-        rows.append(record(match_id=f"0/0/0/{k}", game=PYATKI, game_name="skip_pyatki",
-                           team_game=False, deal=0, seating=k, seed=1, agent_a="x",
-                           agent_b="y", agents=["x", "y", "x"], returns=ret,
-                           scores=[0.0] * 3, score_a=0.5, winner=won, num_actions=9,
-                           num_moves=6, seconds=0.0))
+        rows.append(
+            record(
+                match_id=f"0/0/0/{k}",
+                game=PYATKI,
+                game_name="skip_pyatki",
+                team_game=False,
+                deal=0,
+                seating=k,
+                seed=1,
+                agent_a="x",
+                agent_b="y",
+                agents=["x", "y", "x"],
+                returns=ret,
+                scores=[0.0] * 3,
+                score_a=0.5,
+                winner=won,
+                num_actions=9,
+                num_moves=6,
+                seconds=0.0,
+            )
+        )
     table = analysis.balance_table(pd.DataFrame(rows), n_boot=20)
     assert metric(table, PYATKI, "seat0_win_rate").value == pytest.approx(2 / 3)
     # mean utilities per seat ½, 0, -½
@@ -113,15 +151,21 @@ def played(tmp_path_factory) -> Path:
 def test_report_writes_markdown_and_valid_pngs(played):
     path = analysis.write_report(played, n_boot=20, structure_games=3)
     text = path.read_text()
-    for heading in ["## Cross-play", "### Ratings", "### Win rates", "## Self-play",
-                    "## Game length"]:
+    for heading in [
+        "## Cross-play",
+        "### Ratings",
+        "### Win rates",
+        "## Self-play",
+        "## Game length",
+    ]:
         assert heading in text
     assert COLUMNS in text and PYATKI in text
     assert "2 variants" in text and "no self-play games" in text  # no balance from cross-play
     for pooled in ["first_team_advantage", "colour_advantage", "| balance"]:
         assert pooled not in text
-    images = [line.split("](")[1].rstrip(")") for line in text.splitlines()
-              if line.startswith("![")]
+    images = [
+        line.split("](")[1].rstrip(")") for line in text.splitlines() if line.startswith("![")
+    ]
     assert len(images) == 4  # ratings, 2 heat maps, lengths
     for image in images:
         png = played / image
@@ -173,8 +217,12 @@ def test_notebook_runs(played):
     old = {k: os.environ.get(k) for k in env}
     os.environ.update(env)  # the kernel inherits the environment
     try:
-        nbclient.NotebookClient(nb, timeout=300, kernel_name="python3",
-                                resources={"metadata": {"path": str(NOTEBOOK.parent)}}).execute()
+        nbclient.NotebookClient(
+            nb,
+            timeout=300,
+            kernel_name="python3",
+            resources={"metadata": {"path": str(NOTEBOOK.parent)}},
+        ).execute()
     finally:
         for k, v in old.items():
             if v is None:
@@ -189,11 +237,15 @@ def test_notebook_runs(played):
 def test_report_measures_balance_on_self_play_only_per_agent(hand_made, tmp_path):
     """The hand-made games as x's self-play, next to the x-vs-y games: the balance table
     holds x's self-play alone (team 0 won 3 of 4), never the pairing."""
-    selfplay = hand_made.assign(agent_b="x", agents=[["x"] * 4] * len(hand_made),
-                                match_id=[f"1/0/{i}/0" for i in range(len(hand_made))])
+    selfplay = hand_made.assign(
+        agent_b="x",
+        agents=[["x"] * 4] * len(hand_made),
+        match_id=[f"1/0/{i}/0" for i in range(len(hand_made))],
+    )
     rows = pd.concat([hand_made, selfplay]).to_dict("records")
-    text = analysis.write_report(write_records(rows, tmp_path), n_boot=10,
-                                 structure_games=1).read_text()
-    section = text[text.index("## Self-play"):]
+    text = analysis.write_report(
+        write_records(rows, tmp_path), n_boot=10, structure_games=1
+    ).read_text()
+    section = text[text.index("## Self-play") :]
     assert f"x self-play: {COLUMNS}" in section and "| 0.750 [" in section
     assert "y self-play" not in section

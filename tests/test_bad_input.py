@@ -4,7 +4,6 @@ default, and output paths checked before any work."""
 
 import json
 
-import numpy as np
 import pytest
 
 from agents import make_agent
@@ -48,41 +47,46 @@ def test_non_finite_weights_are_refused(tmp_path, bad):
     game = load("skip_chains")
     names = list(heuristic_module(game.spec.kernel).WEIGHT_NAMES)
     path = tmp_path / "w.json"
-    path.write_text('{"game": "%s", "names": %s, "weights": [%s]}'
-                    % (game, json.dumps(names), ", ".join([bad] * len(names))))
+    weights = ", ".join([bad] * len(names))
+    path.write_text(f'{{"game": "{game}", "names": {json.dumps(names)}, "weights": [{weights}]}}')
     with pytest.raises(ValueError, match="finite"):
         make_agent(f"heuristic(weights={path})", game)
     with pytest.raises(ValueError, match="finite"):
         make_agent(f"ismcts(iterations=10,weights={path})", game)
 
 
-@pytest.mark.parametrize("spec, message", [
-    ("openspiel_ismcts(iterations=0)", "iterations must be a positive integer"),
-    ("openspiel_ismcts(iterations=-1)", "iterations must be a positive integer"),
-    ("openspiel_ismcts(iterations=true)", "iterations must be a positive integer"),
-    ("openspiel_ismcts(iterations=10,rollouts=0)", "rollouts must be a positive integer"),
-    ("openspiel_ismcts(seconds=0)", "seconds must be a positive finite number"),
-    ("openspiel_ismcts(seconds=inf)", "seconds must be a positive finite number"),
-    ("openspiel_ismcts(iterations=10,uct_c=-1)", "uct_c must be a finite number ≥ 0"),
-    ("ismcts(seconds=inf)", "seconds must be a positive finite number"),
-    ("ismcts(iterations=true)", "iterations must be a positive integer"),
-    ("ismcts(iterations=10,uct_c=-1)", "uct_c must be a finite number ≥ 0"),
-])
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ("openspiel_ismcts(iterations=0)", "iterations must be a positive integer"),
+        ("openspiel_ismcts(iterations=-1)", "iterations must be a positive integer"),
+        ("openspiel_ismcts(iterations=true)", "iterations must be a positive integer"),
+        ("openspiel_ismcts(iterations=10,rollouts=0)", "rollouts must be a positive integer"),
+        ("openspiel_ismcts(seconds=0)", "seconds must be a positive finite number"),
+        ("openspiel_ismcts(seconds=inf)", "seconds must be a positive finite number"),
+        ("openspiel_ismcts(iterations=10,uct_c=-1)", "uct_c must be a finite number ≥ 0"),
+        ("ismcts(seconds=inf)", "seconds must be a positive finite number"),
+        ("ismcts(iterations=true)", "iterations must be a positive integer"),
+        ("ismcts(iterations=10,uct_c=-1)", "uct_c must be a finite number ≥ 0"),
+    ],
+)
 def test_search_options_out_of_range_are_refused(spec, message):
     with pytest.raises(ValueError, match=message):
         make_agent(spec, load(G2))
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["tune", G2, "--rounds", "0", "--out", "x.json"], "--rounds: must be at least 1"),
-    (["tune", G2, "--population", "0", "--out", "x.json"], "--population: must be at least 1"),
-    (["tune", G2, "--deals", "0", "--out", "x.json"], "--deals: must be at least 1"),
-    (["simulate", G2, "-n", "0"], "-n: must be at least 1"),
-    (["report", "x", "--bootstrap", "0"], "--bootstrap: must be at least 1"),
-    (["match", G2, "random", "random", "-n", "-3"], "-n: must be at least 1"),
-])
-def test_zero_is_refused_not_taken_for_the_default(argv, message, capsys, tmp_path,
-                                                   monkeypatch):
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["tune", G2, "--rounds", "0", "--out", "x.json"], "--rounds: must be at least 1"),
+        (["tune", G2, "--population", "0", "--out", "x.json"], "--population: must be at least 1"),
+        (["tune", G2, "--deals", "0", "--out", "x.json"], "--deals: must be at least 1"),
+        (["simulate", G2, "-n", "0"], "-n: must be at least 1"),
+        (["report", "x", "--bootstrap", "0"], "--bootstrap: must be at least 1"),
+        (["match", G2, "random", "random", "-n", "-3"], "-n: must be at least 1"),
+    ],
+)
+def test_zero_is_refused_not_taken_for_the_default(argv, message, capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     with pytest.raises(SystemExit) as exit_:
         main(argv)
@@ -112,16 +116,23 @@ def test_output_paths_are_checked_before_any_work(tmp_path, capsys):
     assert not list(folder.iterdir())
 
 
-@pytest.mark.parametrize("line, message", [
-    ("lr = nan", "lr must be a finite number"), ("lr = inf", "lr must be a finite number"),
-    ("out = 3", "out must be a folder's path")])
+@pytest.mark.parametrize(
+    "line, message",
+    [
+        ("lr = nan", "lr must be a finite number"),
+        ("lr = inf", "lr must be a finite number"),
+        ("out = 3", "out must be a folder's path"),
+    ],
+)
 def test_training_config_numbers_and_out(tmp_path, line, message):
     from skip_ai.training.config import TrainConfigError, load_train_config
 
     path = tmp_path / "t.toml"
-    path.write_text(f'name = "t"\ngame = "{G2}"\ngenerations = 1\ngames = 2\n'
-                    f'search = "ismcts(iterations=5)"\neval_search = "ismcts(iterations=5)"\n'
-                    f"{line}\n")
+    path.write_text(
+        f'name = "t"\ngame = "{G2}"\ngenerations = 1\ngames = 2\n'
+        f'search = "ismcts(iterations=5)"\neval_search = "ismcts(iterations=5)"\n'
+        f"{line}\n"
+    )
     with pytest.raises(TrainConfigError, match=message):
         load_train_config(path)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["t.toml"]

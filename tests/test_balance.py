@@ -18,8 +18,15 @@ import pytest
 
 from skip_ai.balance.config import Measures, load_balance_config, parse_balance_config
 from skip_ai.balance.ladder import study_schedule, study_size
-from skip_ai.balance.metrics import (game_decisions, paired_difference, selfplay_table, sides,
-                                     skill_depth, split, trace_table)
+from skip_ai.balance.metrics import (
+    game_decisions,
+    paired_difference,
+    selfplay_table,
+    sides,
+    skill_depth,
+    split,
+    trace_table,
+)
 from skip_ai.balance.study import quick_config_path, run_study
 from skip_ai.balance.variants import holm
 from skip_ai.records import read_records
@@ -49,9 +56,12 @@ def test_decision_measures_of_a_hand_made_team_game():
     s = sides(TEAM4)  # seats 0, 1 are team 0; 2, 3 team 1
     # team 0's chance as the movers saw it: .6, .4 (team 1 said .6), .3, .7, .9, .95; forced
     # moves (NaN) do not count; team 0 wins
-    rec = Rec(movers=[0, 2, 1, 3, 0, 2, 1, 3],
-              mover_values=[0.6, 0.6, 0.3, 0.3, 0.9, np.nan, 0.95, 0.02],
-              value_spreads=[0.2, 0.05, 0.3, 0.0, 0.1, np.nan, 0.5, 0.01], winner=0)
+    rec = Rec(
+        movers=[0, 2, 1, 3, 0, 2, 1, 3],
+        mover_values=[0.6, 0.6, 0.3, 0.3, 0.9, np.nan, 0.95, 0.02],
+        value_spreads=[0.2, 0.05, 0.3, 0.0, 0.1, np.nan, 0.5, 0.01],
+        winner=0,
+    )
     m = game_decisions(rec, s, Measures(decided_threshold=0.8, meaningful_spread=0.1))
     # team 0's series: .6 .4 .3 .7 .9 .95 .98 → above, below, below, above, ... : 2 changes
     assert m["lead_changes"] == 2
@@ -76,25 +86,42 @@ def test_decision_measures_without_a_search_or_a_winner():
 
 def _selfplay(winners: list[int], game: str = TEAM4, rung: int = 0) -> pd.DataFrame:
     n = len(winners)
-    return pd.DataFrame({"game": game, "rung": rung, "agent_a": "a", "deal": range(n),
-                         "winner": winners, "num_moves": 10, "movers": [None] * n,
-                         "mover_values": [None] * n, "value_spreads": [None] * n})
+    return pd.DataFrame(
+        {
+            "game": game,
+            "rung": rung,
+            "agent_a": "a",
+            "deal": range(n),
+            "winner": winners,
+            "num_moves": 10,
+            "movers": [None] * n,
+            "mover_values": [None] * n,
+            "value_spreads": [None] * n,
+        }
+    )
 
 
 def test_selfplay_rates_and_the_headline():
     t = selfplay_table(_selfplay([0, 0, 1, -1]), Measures()).set_index("measure")
     assert t.loc["team0_win_rate"].value == 0.5 and t.loc["draw_rate"].value == 0.25
     assert t.loc["team0_score"].value == pytest.approx(0.625)
-    assert (t.loc["team0_win_rate", ["lo", "hi"]].tolist() == pytest.approx(wilson(2, 4)))
+    assert t.loc["team0_win_rate", ["lo", "hi"]].tolist() == pytest.approx(wilson(2, 4))
     assert "lead_changes" not in t.index  # nobody searched
     seats = selfplay_table(_selfplay([0, 1, 1, 2], "skip_pyatki(players=3)"), Measures())
     assert seats.set_index("measure").loc["seat1_win_rate"].value == 0.5
 
 
 def test_skill_trace_and_depth():
-    steps = pd.DataFrame({"game": "g", "rung": [1] * 40 + [2] * 40 + [3] * 40,
-                          "deal": list(range(20)) * 6, "agent_a": "x", "agent_b": "y",
-                          "score_a": [1.0] * 40 + [1.0, 0.0] * 20 + [1.0] * 40})
+    steps = pd.DataFrame(
+        {
+            "game": "g",
+            "rung": [1] * 40 + [2] * 40 + [3] * 40,
+            "deal": list(range(20)) * 6,
+            "agent_a": "x",
+            "agent_b": "y",
+            "score_a": [1.0] * 40 + [1.0, 0.0] * 20 + [1.0] * 40,
+        }
+    )
     trace = trace_table(steps)
     assert trace.clear.tolist() == [True, False, True]
     assert skill_depth(trace, "g") == 1  # counted from the bottom, up to the first unclear step
@@ -109,10 +136,12 @@ def test_paired_difference_and_holm():
     same = paired_difference(y, y)
     assert same[0] == 0 and same[1] < 0 < same[2] and same[3] == 1  # no false certainty
     assert holm(np.array([0.01, 0.04, 0.03, np.nan])).tolist()[:3] == pytest.approx(
-        [0.03, 0.06, 0.06])
+        [0.03, 0.06, 0.06]
+    )
 
 
 # --- the config ----------------------------------------------------------------------------
+
 
 def config_text(out: Path, name: str = "t", deals: int = 4, extra: str = "") -> str:
     return f"""name = "{name}"
@@ -138,25 +167,34 @@ spec = "ismcts(iterations=8)"
 """
 
 
-GOOD = {"name": "t", "deals": 2, "games": [{"game": GAME}],
-        "agents": [{"name": "r", "spec": "random"}, {"name": "h", "spec": "heuristic"}]}
+GOOD = {
+    "name": "t",
+    "deals": 2,
+    "games": [{"game": GAME}],
+    "agents": [{"name": "r", "spec": "random"}, {"name": "h", "spec": "heuristic"}],
+}
 
 
-@pytest.mark.parametrize("change, message", [
-    ({"deals": 0}, "field 'deals' must be ≥ 1"),
-    ({"trace_deals": 1.5}, "field 'trace_deals' must be an integer"),
-    ({"measures": {"decided_threshold": float("nan")}}, "'decided_threshold' must be a finite"),
-    ({"measures": {"meaningful_spread": 2}}, "'meaningful_spread' must be a finite number in"),
-    ({"objective": {"fairness": float("inf")}}, "'fairness' must be a finite"),
-    ({"objective": {"drama": -1}}, "'drama' must be a finite number in [0.0, inf]"),
-    ({"objective": {"drama": True}}, "'drama' must be a number"),
-    ({"objective": {"length": 1}}, "needs 'length_target' > 0"),
-    ({"objective": {"speed": 1}}, "[objective] unknown field 'speed'"),
-    ({"measures": 3}, "[measures] must be a table"),
-    ({"agents": [{"name": "r", "spec": "nonsense"}, {"name": "h", "spec": "random"}]},
-     "[[agents]] #1"),
-    ({"games": [{"game": "skip_columns(players=5)"}]}, "[[games]] #1"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ({"deals": 0}, "field 'deals' must be ≥ 1"),
+        ({"trace_deals": 1.5}, "field 'trace_deals' must be an integer"),
+        ({"measures": {"decided_threshold": float("nan")}}, "'decided_threshold' must be a finite"),
+        ({"measures": {"meaningful_spread": 2}}, "'meaningful_spread' must be a finite number in"),
+        ({"objective": {"fairness": float("inf")}}, "'fairness' must be a finite"),
+        ({"objective": {"drama": -1}}, "'drama' must be a finite number in [0.0, inf]"),
+        ({"objective": {"drama": True}}, "'drama' must be a number"),
+        ({"objective": {"length": 1}}, "needs 'length_target' > 0"),
+        ({"objective": {"speed": 1}}, "[objective] unknown field 'speed'"),
+        ({"measures": 3}, "[measures] must be a table"),
+        (
+            {"agents": [{"name": "r", "spec": "nonsense"}, {"name": "h", "spec": "random"}]},
+            "[[agents]] #1",
+        ),
+        ({"games": [{"game": "skip_columns(players=5)"}]}, "[[games]] #1"),
+    ],
+)
 def test_config_errors_are_one_line_naming_the_field(change, message):
     with pytest.raises(ConfigError) as e:
         parse_balance_config(GOOD | change, source="study.toml")
@@ -194,6 +232,7 @@ def test_schedule_pairs_rungs_and_variants_by_deal(tmp_path):
 
 # --- end to end ----------------------------------------------------------------------------
 
+
 def test_a_tiny_study_writes_its_report(tmp_path):
     path = tmp_path / "s.toml"
     path.write_text(config_text(tmp_path / "out"))
@@ -222,9 +261,13 @@ def _records(out: Path) -> pd.DataFrame:
 def test_a_study_killed_and_resumed_gives_identical_records(tmp_path):
     killed = tmp_path / "k.toml"
     killed.write_text(config_text(tmp_path / "k", deals=30))
-    proc = subprocess.Popen([sys.executable, "-m", "skip_ai.cli", "balance", str(killed),
-                             "--workers", "2"], cwd=ROOT, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, start_new_session=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "skip_ai.cli", "balance", str(killed), "--workers", "2"],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     shards = tmp_path / "k" / "records"
     deadline = time.monotonic() + 120
     while len(list(shards.glob("*.parquet"))) < 6 and time.monotonic() < deadline:
@@ -242,8 +285,10 @@ def test_a_study_killed_and_resumed_gives_identical_records(tmp_path):
     whole.write_text(config_text(tmp_path / "w", deals=30))
     run_study(load_balance_config(whole), workers=1, progress=False)
     a, b = _records(tmp_path / "k"), _records(tmp_path / "w")
-    pd.testing.assert_frame_equal(a.drop(columns=["mover_values", "value_spreads"]),
-                                  b.drop(columns=["mover_values", "value_spreads"]))
+    pd.testing.assert_frame_equal(
+        a.drop(columns=["mover_values", "value_spreads"]),
+        b.drop(columns=["mover_values", "value_spreads"]),
+    )
     for col in ("mover_values", "value_spreads"):
         assert all(np.array_equal(x, y, equal_nan=True) for x, y in zip(a[col], b[col]))
 
@@ -273,6 +318,7 @@ def test_a_study_on_ray_gives_the_local_records(tmp_path):
     assert summary.played == study_size(on_ray)
     a, b = _records(on_ray.out), _records(local.out)
     assert a.drop(columns=["mover_values", "value_spreads"]).equals(
-        b.drop(columns=["mover_values", "value_spreads"]))
+        b.drop(columns=["mover_values", "value_spreads"])
+    )
     for col in ("mover_values", "value_spreads"):
         assert all(np.array_equal(x, y, equal_nan=True) for x, y in zip(a[col], b[col]))

@@ -39,9 +39,16 @@ def test_colours_and_values():
         cards.suit(52)
 
 
-@pytest.mark.parametrize("size,jokers,expected_len,lowest",
-                         [(52, False, 52, 2), (36, False, 36, 6), (24, False, 24, 9),
-                          (52, True, 54, 2), (36, True, 38, 6)])
+@pytest.mark.parametrize(
+    "size,jokers,expected_len,lowest",
+    [
+        (52, False, 52, 2),
+        (36, False, 36, 6),
+        (24, False, 24, 9),
+        (52, True, 54, 2),
+        (36, True, 38, 6),
+    ],
+)
 def test_decks(size, jokers, expected_len, lowest):
     d = cards.deck(size, jokers)
     assert len(d) == expected_len == len(set(d.tolist()))

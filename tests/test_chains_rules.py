@@ -88,7 +88,7 @@ def table_of(state):
     i = next(i for i, line in enumerate(lines) if line.startswith("  table ("))
     columns = [int(x) for x in lines[i + 1].split()]
     out = {}
-    for line in lines[i + 2:]:
+    for line in lines[i + 2 :]:
         if line.startswith("  chains"):
             break
         row, *texts = line.split()
@@ -109,16 +109,25 @@ def score_table(rows, n=13):
                 cells[C(t)] = (n - 1 + r) * w + n - 1 + c
     starts, lengths = np.empty(24, np.int64), np.empty(24, np.int64)
     red, black, count = chains(links_of(cells, 0, w), starts, lengths)
-    found = sorted("-".join(cards.to_str(c) for c in range(s, s + k))
-                   for s, k in zip(starts[:count].tolist(), lengths[:count].tolist()))
+    found = sorted(
+        "-".join(cards.to_str(c) for c in range(s, s + k))
+        for s, k in zip(starts[:count].tolist(), lengths[:count].tolist())
+    )
     return (red, black), found
 
 
 # --- rule 1: the deal by colour -------------------------------------------------------------
 
-@pytest.mark.parametrize("players,deck,sizes", [
-    (4, 52, [13, 13, 13, 13]), (4, 36, [9, 9, 9, 9]), (6, 52, [9, 9, 8, 9, 9, 8]),
-    (6, 36, [6, 6, 6, 6, 6, 6])])
+
+@pytest.mark.parametrize(
+    "players,deck,sizes",
+    [
+        (4, 52, [13, 13, 13, 13]),
+        (4, 36, [9, 9, 9, 9]),
+        (6, 52, [9, 9, 8, 9, 9, 8]),
+        (6, 36, [6, 6, 6, 6, 6, 6]),
+    ],
+)
 def test_red_cards_to_red_seats_then_black_to_black_seats(players, deck, sizes):
     state = pyspiel.load_game(f"skip_chains(players={players},deck={deck})").new_initial_state()
     red, black = colour_cards(deck, cards.RED), colour_cards(deck, cards.BLACK)
@@ -194,8 +203,8 @@ def test_only_the_drawer_and_the_drawn_from_seat_see_the_card():
     assert s[LOC + C("5c")] == 0 and s[KNOWN + C("5c")] & 0b1111 == 0b1000
     t0, t3 = np.array(state.observation_tensor(0)), np.array(state.observation_tensor(3))
     assert t0[OBS_DRAWN + C("5c")] == 1 and t3[OBS_GIVEN + C("5c")] == 1
-    assert t0[OBS_GIVEN:OBS_GIVEN + 54].sum() == 3  # what seat 3 drew from seat 0
-    assert t0[OBS_DRAWN:OBS_DRAWN + 54].sum() == 3
+    assert t0[OBS_GIVEN : OBS_GIVEN + 54].sum() == 3  # what seat 3 drew from seat 0
+    assert t0[OBS_DRAWN : OBS_DRAWN + 54].sum() == 3
     line = state.observation_string(0).split("drawn from seat 3: ")[1].split("\n")[0]
     assert "5c" in line.split()
     assert "5c" not in state.observation_string(1)
@@ -208,8 +217,11 @@ def test_resampling_keeps_every_drawn_card_in_its_colour():
     state = start()
     put(state, [(0, 0), (0, 1), (1, 0)])
     s = state.kernel_state()
-    own = {c: (int(s[LOC + c]), int(s[KNOWN + c])) for c in range(52)
-           if s[LOC + c] in (1, 2) and s[KNOWN + c] & 0b0110}
+    own = {
+        c: (int(s[LOC + c]), int(s[KNOWN + c]))
+        for c in range(52)
+        if s[LOC + c] in (1, 2) and s[KNOWN + c] & 0b0110
+    }
     changed = set()
     for i in range(200):
         r = state.resample_from_infostate(1, rng=make_rng(i)).kernel_state()
@@ -219,8 +231,11 @@ def test_resampling_keeps_every_drawn_card_in_its_colour():
                 continue
             opposite = 3 - seat
             drawn = (r[KNOWN + c] >> opposite) & 1
-            expected = (cards.RED if opposite < 2 else cards.BLACK) if drawn else \
-                (cards.RED if seat < 2 else cards.BLACK)
+            expected = (
+                (cards.RED if opposite < 2 else cards.BLACK)
+                if drawn
+                else (cards.RED if seat < 2 else cards.BLACK)
+            )
             assert cards.colour(c) == expected
             if drawn and seat in (0, 3):
                 changed.add(c)
@@ -230,6 +245,7 @@ def test_resampling_keeps_every_drawn_card_in_its_colour():
 
 
 # --- rule 2: placing cards ------------------------------------------------------------------
+
 
 def test_first_card_defines_cell_0_0():
     state = start()
@@ -294,9 +310,15 @@ def test_a_player_without_cards_is_skipped():
     assert movers[48:] == [0, 1, 3, 4]
 
 
-@pytest.mark.parametrize("game_string", ["skip_chains", "skip_chains(players=6)",
-                                         "skip_chains(deck=36)",
-                                         "skip_chains(players=6,deck=36)"])
+@pytest.mark.parametrize(
+    "game_string",
+    [
+        "skip_chains",
+        "skip_chains(players=6)",
+        "skip_chains(deck=36)",
+        "skip_chains(players=6,deck=36)",
+    ],
+)
 def test_the_game_ends_with_a_full_4_by_n_or_n_by_4_rectangle(game_string):
     game = pyspiel.load_game(game_string)
     n = game.get_parameters()["deck"] // 4
@@ -374,9 +396,9 @@ def test_simulate_agrees_with_the_pyspiel_api(game_string):
 
 # --- rule 3: chains ---------------------------------------------------------------------------
 
+
 def test_an_l_shaped_ten_jack_queen_is_worth_14():
-    assert score_table(["Th Jh",
-                        ".. Qh"]) == ((14, 0), ["Th-Jh-Qh"])
+    assert score_table(["Th Jh", ".. Qh"]) == ((14, 0), ["Th-Jh-Qh"])
 
 
 def test_ten_queen_jack_in_a_row_is_only_the_jack_queen_chain():
@@ -385,17 +407,14 @@ def test_ten_queen_jack_in_a_row_is_only_the_jack_queen_chain():
 
 
 def test_longer_chains_and_face_card_bonuses():
-    assert score_table(["2s 3s 4s",
-                        ".. .. 5s 6s"]) == ((0, 25), ["2s-3s-4s-5s-6s"])
+    assert score_table(["2s 3s 4s", ".. .. 5s 6s"]) == ((0, 25), ["2s-3s-4s-5s-6s"])
     assert score_table(["9d Td Jd Qd Kd Ad"]) == ((36 + 2 + 3 + 4 + 5, 0), ["9d-Td-Jd-Qd-Kd-Ad"])
     # a chain curled up in a 2 × 2 square (the seed's «калачиком»)
-    assert score_table(["5h 6h",
-                        "8h 7h"]) == ((16, 0), ["5h-6h-7h-8h"])
+    assert score_table(["5h 6h", "8h 7h"]) == ((16, 0), ["5h-6h-7h-8h"])
 
 
 def test_chains_of_both_colours():
-    assert score_table(["7c 8c 9c",
-                        "Kh Ah .."]) == ((4 + 4 + 5, 9), ["7c-8c-9c", "Kh-Ah"])
+    assert score_table(["7c 8c 9c", "Kh Ah .."]) == ((4 + 4 + 5, 9), ["7c-8c-9c", "Kh-Ah"])
 
 
 def test_a_gap_breaks_a_chain():
@@ -445,15 +464,16 @@ def test_higher_chain_total_wins_and_equal_is_a_draw():
 
 # --- the observation tensor -----------------------------------------------------------------
 
+
 def test_observation_tensor_layout():
     state = put(start(), [(0, 0), (0, 1), (1, 1), (-1, 0)])
     s = state.kernel_state()
     on_table = [c for c in range(52) if s[CH_CELL + c] >= 0]
     t = np.array(state.observation_tensor(2))
     assert len(t) == OBS_SIZE == 346
-    assert sorted(np.flatnonzero(t[OBS_TABLE:OBS_TABLE + 54]).tolist()) == on_table
+    assert sorted(np.flatnonzero(t[OBS_TABLE : OBS_TABLE + 54]).tolist()) == on_table
     table = table_of(state)
     for (r, c), card in table.items():
         assert t[OBS_ROW + card] == pytest.approx(r / 12)
         assert t[OBS_COL + card] == pytest.approx(c / 12)
-    assert t[OBS_BOX:OBS_BOX + 4].tolist() == pytest.approx([-1 / 12, 1 / 12, 0, 1 / 12])
+    assert t[OBS_BOX : OBS_BOX + 4].tolist() == pytest.approx([-1 / 12, 1 / 12, 0, 1 / 12])

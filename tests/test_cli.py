@@ -22,8 +22,9 @@ def test_play_prints_a_readable_game(capsys):
 
 def test_simulate_prints_rates_and_writes_parquet(tmp_path, capsys):
     out_file = tmp_path / "runs" / "cols.parquet"
-    assert main(["simulate", "skip_columns", "-n", "500", "--seed", "2",
-                 "--out", str(out_file)]) == 0
+    assert (
+        main(["simulate", "skip_columns", "-n", "500", "--seed", "2", "--out", str(out_file)]) == 0
+    )
     out = capsys.readouterr().out
     assert "Red" in out and "Black" in out and "95% CI" in out and "mean length" in out
     df = pd.read_parquet(out_file)

@@ -7,8 +7,10 @@ import pytest
 from skip_ai import IllegalActionError, cards
 from skip_ai.scenario import deal, play
 
-RED, BLACK = [c for c in cards.deck(36) if cards.colour(c) == cards.RED], \
-    [c for c in cards.deck(36) if cards.colour(c) == cards.BLACK]
+RED, BLACK = (
+    [c for c in cards.deck(36) if cards.colour(c) == cards.RED],
+    [c for c in cards.deck(36) if cards.colour(c) == cards.BLACK],
+)
 
 
 def one_v_one_red_black():
@@ -20,14 +22,23 @@ def one_v_one_red_black():
 def table_rows(state, player=0):
     """Row planes of the observation tensor: rows[row] = set of cards in that row."""
     t = np.array(state.observation_tensor(player))
-    return [set(np.flatnonzero(t[72 + 54 * r: 126 + 54 * r]).tolist()) for r in range(4)]
+    return [set(np.flatnonzero(t[72 + 54 * r : 126 + 54 * r]).tolist()) for r in range(4)]
 
 
 # --- rule 1: the deal, the first player, every card legal, empty hands skipped -----------
 
-@pytest.mark.parametrize("players,deck,sizes", [
-    (2, 36, [18, 18]), (2, 52, [26, 26]), (4, 36, [9] * 4), (4, 52, [13] * 4),
-    (6, 36, [6] * 6), (6, 52, [9, 9, 8, 9, 9, 8])])
+
+@pytest.mark.parametrize(
+    "players,deck,sizes",
+    [
+        (2, 36, [18, 18]),
+        (2, 52, [26, 26]),
+        (4, 36, [9] * 4),
+        (4, 52, [13] * 4),
+        (6, 36, [6] * 6),
+        (6, 52, [9, 9, 8, 9, 9, 8]),
+    ],
+)
 def test_deal_sizes_and_seat_0_starts(players, deck, sizes):
     game = pyspiel.load_game(f"skip_columns(players={players},deck={deck})")
     state = game.new_initial_state()
@@ -39,8 +50,10 @@ def test_deal_sizes_and_seat_0_starts(players, deck, sizes):
         assert all(abs(p - 1 / len(outcomes)) < 1e-12 for _, p in outcomes)
         state.apply_action(int(rng.choice([a for a, _ in outcomes])))
     assert state.current_player() == 0
-    seen = [len(state.observation_string(p).split("hand: ")[1].split("\n")[0].split())
-            for p in range(players)]
+    seen = [
+        len(state.observation_string(p).split("hand: ")[1].split("\n")[0].split())
+        for p in range(players)
+    ]
     assert seen == sizes
     assert len(state.history()) == deck
 
@@ -79,6 +92,7 @@ def test_a_player_without_cards_is_skipped_3v3_52():
 
 # --- rule 2: a card goes on top of its rank's column -------------------------------------
 
+
 def test_cards_stack_from_row_1_upwards_in_their_rank_column():
     game, state = one_v_one_red_black()
     play(state, ["7d", "7s", "Ah", "7c", "7h"])
@@ -92,6 +106,7 @@ def test_cards_stack_from_row_1_upwards_in_their_rank_column():
 
 
 # --- rule 3: scoring the finish line ------------------------------------------------------
+
 
 def test_finish_line_scores_and_winner():
     game, state = one_v_one_red_black()
@@ -134,9 +149,9 @@ def test_observation_tensor_layout():
     play(state, ["7d"])
     t = np.array(state.observation_tensor(1))
     assert len(t) == game.observation_tensor_size() == 288
-    assert set(np.flatnonzero(t[:54])) == set(BLACK)            # own hand
+    assert set(np.flatnonzero(t[:54])) == set(BLACK)  # own hand
     assert t[54:56].tolist() == pytest.approx([18 / 13, 17 / 13])  # sizes: self, then seat 0
-    assert t[60] == 1 and t[61:66].sum() == 0                    # seat 1 (self) to move
-    assert t[67] == 1 and t[66] == 0                             # own seat number 1
+    assert t[60] == 1 and t[61:66].sum() == 0  # seat 1 (self) to move
+    assert t[67] == 1 and t[66] == 0  # own seat number 1
     assert set(np.flatnonzero(t[72:126])) == {cards.from_str("7d")}  # row 1
-    assert not t[126:288].any()                                  # rows 2..4 empty
+    assert not t[126:288].any()  # rows 2..4 empty

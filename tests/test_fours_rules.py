@@ -17,7 +17,7 @@ OBS_FOURS = 72 + 228  # after the common and the trick parts
 
 def layout(ranks: dict[str, str], deck: int = 36) -> dict[int, list[int]]:
     """Hands from a rank-by-rank layout; every rank of the deck must be given."""
-    assert "".join(ranks) == cards.RANK_CHARS[-(deck // 4):]
+    assert "".join(ranks) == cards.RANK_CHARS[-(deck // 4) :]
     hands: dict[int, list[int]] = {p: [] for p in range(4)}
     for rank, seats in ranks.items():
         for suit, seat in zip(cards.SUIT_CHARS, seats, strict=True):
@@ -28,7 +28,8 @@ def layout(ranks: dict[str, str], deck: int = 36) -> dict[int, list[int]]:
 
 def start(hands, deck=36, lead_order="clockwise", trick_lead="winner"):
     game = pyspiel.load_game(
-        f"skip_fours(deck={deck},lead_order={lead_order},trick_lead={trick_lead})")
+        f"skip_fours(deck={deck},lead_order={lead_order},trick_lead={trick_lead})"
+    )
     return deal(game.new_initial_state(), hands)
 
 
@@ -44,23 +45,79 @@ def table_cards(state, player=0) -> str:
 
 # Clockwise leads: a 3:1 take, 2:2 continuations (one with a skip, one wrapping from seat 3 to
 # seat 0, one where only the previous leader still holds cards), 0:4, 1:3 and 4:0 takes.
-DEAL_C = layout({"6": "0112", "7": "0133", "8": "1133", "9": "2222", "T": "1222",
-                 "J": "1123", "Q": "0133", "K": "0033", "A": "0000"})
+DEAL_C = layout(
+    {
+        "6": "0112",
+        "7": "0133",
+        "8": "1133",
+        "9": "2222",
+        "T": "1222",
+        "J": "1123",
+        "Q": "0133",
+        "K": "0033",
+        "A": "0000",
+    }
+)
 # Seat 1 runs out first, then seat 0 leads 2:2s with an empty partner, then its last cards.
-DEAL_T = layout({"6": "0112", "7": "0113", "8": "0112", "9": "1113", "T": "0023",
-                 "J": "0023", "Q": "0023", "K": "2222", "A": "3333"})
+DEAL_T = layout(
+    {
+        "6": "0112",
+        "7": "0113",
+        "8": "0112",
+        "9": "1113",
+        "T": "0023",
+        "J": "0023",
+        "Q": "0023",
+        "K": "2222",
+        "A": "3333",
+    }
+)
 # Team 1 loses every trick's lead and runs out of cards before its turn to lead comes.
-DEAL_A = layout({"6": "0123", "7": "0123", "8": "0123", "9": "0223", "T": "1223",
-                 "J": "0233", "Q": "1233", "K": "0000", "A": "1111"})
+DEAL_A = layout(
+    {
+        "6": "0123",
+        "7": "0123",
+        "8": "0123",
+        "9": "0223",
+        "T": "1223",
+        "J": "0233",
+        "Q": "1233",
+        "K": "0000",
+        "A": "1111",
+    }
+)
 # Team 0 takes every trick until it has no cards, while team 1 still holds 12.
-DEAL_E = layout({"6": "0002", "7": "0003", "8": "0002", "9": "1113", "T": "1112",
-                 "J": "1113", "Q": "2222", "K": "3333", "A": "2233"})
+DEAL_E = layout(
+    {
+        "6": "0002",
+        "7": "0003",
+        "8": "0002",
+        "9": "1113",
+        "T": "1112",
+        "J": "1113",
+        "Q": "2222",
+        "K": "3333",
+        "A": "2233",
+    }
+)
 # One 2:2, a 3:1 take, a 1:3 take, then 2:2s to the last card: the final table is split.
-DEAL_S = layout({"6": "0123", "7": "0112", "8": "0233", "9": "0123", "T": "0123",
-                 "J": "0123", "Q": "0123", "K": "0123", "A": "0123"})
+DEAL_S = layout(
+    {
+        "6": "0123",
+        "7": "0112",
+        "8": "0233",
+        "9": "0123",
+        "T": "0123",
+        "J": "0123",
+        "Q": "0123",
+        "K": "0123",
+        "A": "0123",
+    }
+)
 
 
 # --- parameters -----------------------------------------------------------------------------
+
 
 def test_parameters_and_defaults():
     game = pyspiel.load_game("skip_fours")
@@ -78,6 +135,7 @@ def test_parameters_and_defaults():
 
 # --- rule 1: the deal; seat 0 leads ----------------------------------------------------------
 
+
 @pytest.mark.parametrize("deck", [36, 52])
 def test_whole_deck_is_dealt_and_seat_0_leads(deck):
     game = pyspiel.load_game(f"skip_fours(deck={deck})")
@@ -91,6 +149,7 @@ def test_whole_deck_is_dealt_and_seat_0_leads(deck):
 
 
 # --- rule 2: the lead and the automatic follow ------------------------------------------------
+
 
 def test_the_leader_may_lead_only_a_rank_he_holds():
     state = start(DEAL_C)
@@ -122,40 +181,42 @@ def test_every_other_holder_follows_at_once(deck):
     for p in range(4):
         assert "9 led by seat 0 (0: 9s, 1: 9c, 2: 9d, 3: 9h)" in state.observation_string(p)
         assert state.information_state_string(p).endswith(
-            "0:9 leads: 9 led by seat 0 (0: 9s, 1: 9c, 2: 9d, 3: 9h)")
+            "0:9 leads: 9 led by seat 0 (0: 9s, 1: 9c, 2: 9d, 3: 9h)"
+        )
 
 
 # --- rule 3: the count ------------------------------------------------------------------------
 
+
 def test_3_1_and_4_0_take_the_table_for_the_majority():
     state = start(DEAL_C)
-    play(state, ["6"])                       # 6s (0), 6c 6d (1), 6h (2): 3:1
+    play(state, ["6"])  # 6s (0), 6c 6d (1), 6h (2): 3:1
     assert state.scores() == [4.0, 0.0]
     assert table_cards(state) == ""
-    play(state, ["7", "8"])                  # two 2:2s: 8 cards stay on the table
+    play(state, ["7", "8"])  # two 2:2s: 8 cards stay on the table
     assert state.scores() == [4.0, 0.0]
     assert table_cards(state) == "7s 8s 7c 8c 7d 8d 7h 8h"
-    play(state, ["9"])                       # seat 2 holds all four 9s: 0:4
+    play(state, ["9"])  # seat 2 holds all four 9s: 0:4
     assert state.scores() == [4.0, 12.0]
     assert state.current_player() == 2
-    play(state, ["T"])                       # Ts (1), Tc Td Th (2): 1:3
+    play(state, ["T"])  # Ts (1), Tc Td Th (2): 1:3
     assert state.scores() == [4.0, 16.0]
 
 
 def test_clockwise_2_2_next_player_with_cards_wraps_and_falls_back_to_the_leader():
     state = start(DEAL_C)
-    play(state, ["6", "7"])                  # seat 0 leads 7: 2:2
-    assert state.current_player() == 1       # the next player clockwise
-    play(state, ["8", "9", "T", "J"])        # ...; seat 2 leads J, its last card: 2:2
+    play(state, ["6", "7"])  # seat 0 leads 7: 2:2
+    assert state.current_player() == 1  # the next player clockwise
+    play(state, ["8", "9", "T", "J"])  # ...; seat 2 leads J, its last card: 2:2
     assert state.current_player() == 3
-    play(state, ["Q"])                       # seat 3 leads Q: 2:2
-    assert state.current_player() == 0       # clockwise from seat 3: seat 0
+    play(state, ["Q"])  # seat 3 leads Q: 2:2
+    assert state.current_player() == 0  # clockwise from seat 3: seat 0
     assert state.legal_actions() == ranks("KA")
-    play(state, ["K"])                       # 2:2 with the last cards of seats 1, 2, 3
+    play(state, ["K"])  # 2:2 with the last cards of seats 1, 2, 3
     assert hand_sizes(state) == [4, 0, 0, 0]
-    assert state.current_player() == 0       # nobody else holds cards: the leader again
+    assert state.current_player() == 0  # nobody else holds cards: the leader again
     assert table_cards(state) == "Js Qs Ks Jc Qc Kc Jd Qd Kd Jh Qh Kh"
-    play(state, ["A"])                       # 4:0 takes J, Q, K and A
+    play(state, ["A"])  # 4:0 takes J, Q, K and A
     assert state.scores() == [20.0, 16.0]
     assert state.is_terminal()
     assert state.returns() == [1.0, 1.0, -1.0, -1.0]
@@ -163,21 +224,21 @@ def test_clockwise_2_2_next_player_with_cards_wraps_and_falls_back_to_the_leader
 
 def test_team_2_2_partner_then_leader_again_then_next_clockwise():
     state = start(DEAL_T, lead_order="team")
-    play(state, ["6", "7", "8"])             # three 3:1 takes; seat 1 keeps only 9s 9c 9d
+    play(state, ["6", "7", "8"])  # three 3:1 takes; seat 1 keeps only 9s 9c 9d
     assert state.scores() == [12.0, 0.0]
-    play(state, ["T"])                       # seat 0: 2:2
-    assert state.current_player() == 1       # the partner
-    play(state, ["9"])                       # 3:1: team 0 takes T and 9; seat 1 is empty
+    play(state, ["T"])  # seat 0: 2:2
+    assert state.current_player() == 1  # the partner
+    play(state, ["9"])  # 3:1: team 0 takes T and 9; seat 1 is empty
     assert state.scores() == [20.0, 0.0]
     assert state.current_player() == 0
-    play(state, ["J"])                       # 2:2; the partner has no cards
-    assert state.current_player() == 0       # the previous leader again
+    play(state, ["J"])  # 2:2; the partner has no cards
+    assert state.current_player() == 0  # the previous leader again
     assert state.legal_actions() == ranks("Q")
-    play(state, ["Q"])                       # 2:2; neither 0 nor 1 holds a card
-    assert state.current_player() == 2       # the next player clockwise with cards
-    play(state, ["K"])                       # 0:4 takes J, Q, K
+    play(state, ["Q"])  # 2:2; neither 0 nor 1 holds a card
+    assert state.current_player() == 2  # the next player clockwise with cards
+    play(state, ["K"])  # 0:4 takes J, Q, K
     assert state.scores() == [20.0, 12.0]
-    assert state.current_player() == 3       # captain 2 is empty: his partner leads
+    assert state.current_player() == 3  # captain 2 is empty: his partner leads
     play(state, ["A"])
     assert state.is_terminal()
     assert state.scores() == [20.0, 16.0]
@@ -186,13 +247,12 @@ def test_team_2_2_partner_then_leader_again_then_next_clockwise():
 def test_team_lead_order_differs_from_clockwise_where_the_partner_is_empty():
     state = start(DEAL_T, lead_order="clockwise")
     play(state, ["6", "7", "8", "T"])
-    assert state.current_player() == 1       # clockwise and partner coincide here
+    assert state.current_player() == 1  # clockwise and partner coincide here
     play(state, ["9", "J"])
-    assert state.current_player() == 2       # clockwise skips the empty seat 1: seat 2
+    assert state.current_player() == 2  # clockwise skips the empty seat 1: seat 2
 
 
-@pytest.mark.parametrize("lead_order,leaders", [("clockwise", "012301230"),
-                                                ("team", "010101010")])
+@pytest.mark.parametrize("lead_order,leaders", [("clockwise", "012301230"), ("team", "010101010")])
 def test_the_two_lead_orders_over_a_whole_trick(lead_order, leaders):
     state = start(suit_hands(4, 36), lead_order=lead_order)
     seen = []
@@ -204,14 +264,15 @@ def test_the_two_lead_orders_over_a_whole_trick(lead_order, leaders):
 
 # --- rule 4: who leads the next trick ---------------------------------------------------------
 
+
 def test_winner_captain_leads_the_next_trick_or_partner_without_cards():
     state = start(DEAL_E)
     play(state, ["6", "7"])
-    assert state.current_player() == 0       # the captain of the taking team
-    play(state, ["8"])                       # seat 0 has no cards left
-    assert state.current_player() == 1       # the partner leads
+    assert state.current_player() == 0  # the captain of the taking team
+    play(state, ["8"])  # seat 0 has no cards left
+    assert state.current_player() == 1  # the partner leads
     state = start(DEAL_A)
-    play(state, ["9"])                       # team 1 takes
+    play(state, ["9"])  # team 1 takes
     assert state.current_player() == 2
 
 
@@ -232,6 +293,7 @@ def test_alternate_gives_tricks_to_the_teams_in_turn_with_fall_backs():
 
 # --- rule 5: the end ------------------------------------------------------------------------
 
+
 def test_the_game_ends_when_the_taking_team_has_no_cards():
     state = start(DEAL_E)
     play(state, ["6", "7", "8", "9", "T"])
@@ -246,12 +308,12 @@ def test_the_game_ends_when_the_taking_team_has_no_cards():
 @pytest.mark.parametrize("lead_order", ["clockwise", "team"])
 def test_a_final_2_2_is_split_in_half(lead_order):
     state = start(DEAL_S, lead_order=lead_order)
-    play(state, ["6", "7"])                  # 2:2, then 3:1: team 0 takes 8
-    play(state, ["8"])                       # 1:3: team 1 takes 4
+    play(state, ["6", "7"])  # 2:2, then 3:1: team 0 takes 8
+    play(state, ["8"])  # 1:3: team 1 takes 4
     assert state.scores() == [8.0, 4.0]
-    play(state, ["9", "T", "J", "Q", "K"])   # 2:2s
+    play(state, ["9", "T", "J", "Q", "K"])  # 2:2s
     assert not state.is_terminal()
-    play(state, ["A"])                       # 2:2 and nobody holds a card: 24 cards split
+    play(state, ["A"])  # 2:2 and nobody holds a card: 24 cards split
     assert state.is_terminal()
     assert state.scores() == [20.0, 16.0]
     assert state.returns() == [1.0, 1.0, -1.0, -1.0]
@@ -261,7 +323,7 @@ def test_a_final_2_2_is_split_in_half(lead_order):
 @pytest.mark.parametrize("deck", [36, 52])
 def test_equal_cards_taken_is_a_draw(deck):
     state = start(suit_hands(4, deck), deck=deck)
-    for rank in cards.RANK_CHARS[-(deck // 4):]:
+    for rank in cards.RANK_CHARS[-(deck // 4) :]:
         play(state, [rank])
     assert state.is_terminal()
     assert state.scores() == [deck / 2, deck / 2]
@@ -270,9 +332,10 @@ def test_equal_cards_taken_is_a_draw(deck):
 
 # --- observation and text ---------------------------------------------------------------------
 
+
 def test_observation_records_the_tricks_leaders_and_counts():
     state = start(DEAL_C)
-    play(state, ["6", "7", "8"])             # trick 1: seat 0 led 7, seat 1 led 8
+    play(state, ["6", "7", "8"])  # trick 1: seat 0 led 7, seat 1 led 8
     t = np.array(state.observation_tensor(2))
     fours = t[OBS_FOURS:]
     assert fours[:4].tolist() == [0, 0, 1, 0]  # first leader: seat 0 = 2 seats after seat 2
@@ -283,6 +346,7 @@ def test_observation_records_the_tricks_leaders_and_counts():
 
 
 # --- against a reference model, every variant ------------------------------------------------
+
 
 class Reference:
     """RULES §7 written out plainly, to follow random games move by move."""
@@ -320,8 +384,11 @@ class Reference:
         self.table = 0
         self.tricks += 1
         due = team if self.trick_lead == "winner" else self.tricks % 2
-        self.cur = self.with_cards([2 * team, 2 * team + 1] if self.trick_lead == "winner"
-                                   else [2 * due, 2 * due + 1, 2 - 2 * due, 3 - 2 * due])
+        self.cur = self.with_cards(
+            [2 * team, 2 * team + 1]
+            if self.trick_lead == "winner"
+            else [2 * due, 2 * due + 1, 2 - 2 * due, 3 - 2 * due]
+        )
         if not (self.hands[2 * team] or self.hands[2 * team + 1]):
             self.cur = None
 
@@ -331,14 +398,17 @@ class Reference:
 @pytest.mark.parametrize("trick_lead", ["winner", "alternate"])
 def test_random_games_follow_the_reference_model(deck, lead_order, trick_lead):
     game = pyspiel.load_game(
-        f"skip_fours(deck={deck},lead_order={lead_order},trick_lead={trick_lead})")
+        f"skip_fours(deck={deck},lead_order={lead_order},trick_lead={trick_lead})"
+    )
     rng = np.random.default_rng(7)
     for _ in range(40):
         state = game.new_initial_state()
         while state.is_chance_node():
             state.apply_action(int(rng.choice(state.legal_actions())))
-        hands = [cards.cards_from_str(state.observation_string(p).splitlines()[1]
-                                      .split(":")[1]) for p in range(4)]
+        hands = [
+            cards.cards_from_str(state.observation_string(p).splitlines()[1].split(":")[1])
+            for p in range(4)
+        ]
         ref = Reference(hands, lead_order, trick_lead)
         while ref.cur is not None:
             assert state.current_player() == ref.cur

@@ -45,8 +45,7 @@ def test_clone_serialize_pickle_round_trips(variant):
         same_state(state, state.clone())
         same_state(state, game.deserialize_state(state.serialize()))
         same_state(state, pickle.loads(pickle.dumps(state)))
-        g2, s2 = pyspiel.deserialize_game_and_state(
-            pyspiel.serialize_game_and_state(game, state))
+        g2, s2 = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
         assert str(g2) == str(game)
         same_state(state, s2)
     # a clone is independent of its original
@@ -81,8 +80,7 @@ def test_unknown_parameters_and_values_are_clear_errors():
         with pytest.raises(pyspiel.SpielError, match="Unknown parameter 'no_such'"):
             pyspiel.load_game(f"{spec.short_name}(no_such=1)")
         for p in spec.params:
-            bad = 999 if isinstance(p.default, int) and not isinstance(p.default, bool) \
-                else None
+            bad = 999 if isinstance(p.default, int) and not isinstance(p.default, bool) else None
             if bad is not None:
                 with pytest.raises(ValueError, match=f"parameter {p.name}=999"):
                     pyspiel.load_game(f"{spec.short_name}({p.name}={bad})")
@@ -106,8 +104,10 @@ def test_information_does_not_change_with_cards_hidden_from_the_player(variant):
     for state in states:
         for p in range(game.num_players()):
             hidden = hidden_cards(state, p)
-            pairs = sorted(((a, b) for a in hidden for b in hidden if a < b),
-                           key=lambda ab: holder(state, ab[0]) == holder(state, ab[1]))
+            pairs = sorted(
+                ((a, b) for a in hidden for b in hidden if a < b),
+                key=lambda ab: holder(state, ab[0]) == holder(state, ab[1]),
+            )
             for a, b in pairs[:3]:
                 sigma = np.arange(MAX_CARDS)
                 sigma[a], sigma[b] = b, a
@@ -122,8 +122,7 @@ def test_information_does_not_change_with_cards_hidden_from_the_player(variant):
                 assert other.observation_tensor(p) == state.observation_tensor(p)
                 qa, qb = holder(state, a), holder(state, b)
                 if 0 <= qa < MAX_SEATS:
-                    assert (other.information_state_string(qa)
-                            != state.information_state_string(qa))
+                    assert other.information_state_string(qa) != state.information_state_string(qa)
                     if qa != qb:
                         assert other.observation_tensor(qa) != state.observation_tensor(qa)
                 checked += 1
@@ -163,8 +162,7 @@ def test_resample_actually_redeals_hidden_cards(variant):
     states, _ = random_states(game, seed=17, count=2)
     state = states[0]
     p = state.current_player()
-    worlds = {tuple(state.resample_from_infostate(p, rng=make_rng(i)).history())
-              for i in range(8)}
+    worlds = {tuple(state.resample_from_infostate(p, rng=make_rng(i)).history()) for i in range(8)}
     if hidden_cards(state, p):
         assert len(worlds) > 1
 
@@ -215,8 +213,9 @@ def test_openspiel_ismcts_runs_on_the_game():
 
     game = pyspiel.load_game("skip_columns(players=2,deck=36)")
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(0))
-    bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=30,
-                           random_state=np.random.RandomState(0))
+    bot = ismcts.ISMCTSBot(
+        game, evaluator, uct_c=2.0, max_simulations=30, random_state=np.random.RandomState(0)
+    )
     state = game.new_initial_state()
     rng = np.random.default_rng(0)
     while state.is_chance_node():

@@ -28,7 +28,7 @@ class Reference:
         self.tiebreak_values = tiebreak_values
         self.table: list[int] = []
         self.column: list[int | None] = [None] * self.k
-        self.first = True          # the current column is the stream's first
+        self.first = True  # the current column is the stream's first
         self.top_higher: bool | None = None
         self.taken = [0, 0]
         self.value = [0, 0]
@@ -55,12 +55,13 @@ class Reference:
                 return False
         if self.first:
             if len(others) < self.k - 1:
-                return True          # only the last card of the first column is checked
+                return True  # only the last card of the first column is checked
             full = list(col)
             full[row] = c
             ranks = [cards.rank(x) for x in full]
-            return (all(a > b for a, b in zip(ranks, ranks[1:]))
-                    or all(a < b for a, b in zip(ranks, ranks[1:])))
+            return all(a > b for a, b in zip(ranks, ranks[1:])) or all(
+                a < b for a, b in zip(ranks, ranks[1:])
+            )
         for q, x in enumerate(col):
             if x is None or cards.is_joker(x):
                 continue
@@ -70,8 +71,9 @@ class Reference:
         return True
 
     def legal(self) -> list[int]:
-        acts = sorted(row * 54 + c for c in self.hands[self.cur] for row in range(self.k)
-                      if self.fits(c, row))
+        acts = sorted(
+            row * 54 + c for c in self.hands[self.cur] for row in range(self.k) if self.fits(c, row)
+        )
         return acts or [PASS]
 
     def to_move(self, seat: int) -> None:
@@ -117,9 +119,14 @@ class Reference:
         return [sign if self.team(p) == 0 else -sign for p in range(self.n)]
 
 
-GAMES = ["skip_guess", "skip_guess(players=6)", "skip_guess(players=6,deck=36)",
-         "skip_guess(deck=36,tiebreak=draw)", "skip_guess(jokers=true)",
-         "skip_guess(jokers=true,deck=36,tiebreak=values)"]
+GAMES = [
+    "skip_guess",
+    "skip_guess(players=6)",
+    "skip_guess(players=6,deck=36)",
+    "skip_guess(deck=36,tiebreak=draw)",
+    "skip_guess(jokers=true)",
+    "skip_guess(jokers=true,deck=36,tiebreak=values)",
+]
 
 
 @pytest.mark.parametrize("game_string", GAMES)

@@ -23,8 +23,14 @@ I3 = "5s 9s Ks 4c 8c Qc 3d 7d Jd 2h 6h Th Ah"
 INTERLEAVED = {0: I0, 1: I1, 2: I2, 3: I3}
 
 # 6 players, 36 cards.
-THREES = {0: "Ks 8s 6c 7c 6d 7d", 1: "6s Ts 8c 9c 8d 9d", 2: "7s 9s Qs As Tc Td",
-          3: "Qh 9h Jc Qc Jd Qd", 4: "7h Ah Kc Ac Kd Ad", 5: "Kh 6h Js 8h Th Jh"}
+THREES = {
+    0: "Ks 8s 6c 7c 6d 7d",
+    1: "6s Ts 8c 9c 8d 9d",
+    2: "7s 9s Qs As Tc Td",
+    3: "Qh 9h Jc Qc Jd Qd",
+    4: "7h Ah Kc Ac Kd Ad",
+    5: "Kh 6h Js 8h Th Jh",
+}
 
 
 def without(hand: str, card: str) -> str:
@@ -64,13 +70,20 @@ def singles(state, first: str, second: str) -> None:
 
 # --- parameters ---------------------------------------------------------------------------
 
+
 def test_defaults_and_the_dependent_tiebreak():
-    assert str(pyspiel.load_game("skip_guess")) == \
-        "skip_guess(deck=52,jokers=False,players=4,tiebreak=values)"
-    assert str(pyspiel.load_game("skip_guess(jokers=true)")) == \
-        "skip_guess(deck=52,jokers=True,players=4,tiebreak=draw)"
-    assert str(pyspiel.load_game("skip_guess(jokers=true,tiebreak=values)")) == \
-        "skip_guess(deck=52,jokers=True,players=4,tiebreak=values)"
+    assert (
+        str(pyspiel.load_game("skip_guess"))
+        == "skip_guess(deck=52,jokers=False,players=4,tiebreak=values)"
+    )
+    assert (
+        str(pyspiel.load_game("skip_guess(jokers=true)"))
+        == "skip_guess(deck=52,jokers=True,players=4,tiebreak=draw)"
+    )
+    assert (
+        str(pyspiel.load_game("skip_guess(jokers=true,tiebreak=values)"))
+        == "skip_guess(deck=52,jokers=True,players=4,tiebreak=values)"
+    )
     game = pyspiel.load_game("skip_guess(players=6)")
     assert game.num_distinct_actions() == 163
     assert game.observation_tensor_size() == 466
@@ -85,14 +98,18 @@ def test_jokers_need_four_players():
 
 # --- rule 1: the deal, the first stream, turn order and columns in turn --------------------
 
-@pytest.mark.parametrize("game_string,sizes", [
-    ("skip_guess", [13] * 4),
-    ("skip_guess(deck=36)", [9] * 4),
-    ("skip_guess(players=6)", [9, 9, 8, 9, 9, 8]),
-    ("skip_guess(players=6,deck=36)", [6] * 6),
-    ("skip_guess(jokers=true)", [14, 13, 14, 13]),        # the captains hold 14
-    ("skip_guess(jokers=true,deck=36)", [10, 9, 10, 9]),
-])
+
+@pytest.mark.parametrize(
+    "game_string,sizes",
+    [
+        ("skip_guess", [13] * 4),
+        ("skip_guess(deck=36)", [9] * 4),
+        ("skip_guess(players=6)", [9, 9, 8, 9, 9, 8]),
+        ("skip_guess(players=6,deck=36)", [6] * 6),
+        ("skip_guess(jokers=true)", [14, 13, 14, 13]),  # the captains hold 14
+        ("skip_guess(jokers=true,deck=36)", [10, 9, 10, 9]),
+    ],
+)
 def test_deal_sizes(game_string, sizes):
     state = pyspiel.load_game(game_string).new_initial_state()
     deck = [a for a, _ in state.chance_outcomes()]
@@ -119,8 +136,7 @@ def test_teams_fill_columns_in_turn_in_plain_clockwise_order_4p():
         order.append(state.current_player())
         play(state, [move])
     assert order == [0, 1, 2, 3, 0, 1]
-    assert stream_lines(state)[1:3] == ["    column     1    2    3",
-                                        "    team      t0   t1   t0"]
+    assert stream_lines(state)[1:3] == ["    column     1    2    3", "    team      t0   t1   t0"]
 
 
 def test_teams_fill_columns_in_turn_3v3():
@@ -138,10 +154,12 @@ def test_teams_fill_columns_in_turn_3v3():
         "    top       Ks   Kh",
         "    middle    9s   Qh",
         "    bottom    6s   7h",
-        "  taken: team 0 0 cards (value 0), team 1 0 cards (value 0)"]
+        "  taken: team 0 0 cards (value 0), team 1 0 cards (value 0)",
+    ]
 
 
 # --- rule 2: a move puts a card into an empty cell of the current column -------------------
+
 
 def test_action_ids_and_texts():
     state = start("skip_guess", INTERLEAVED)
@@ -160,7 +178,7 @@ def test_the_card_goes_into_the_chosen_cell():
     play(state, ["Ks middle"])
     t = obs(state, 3)
     assert t[OBS_COLUMN + 54 + cards.from_str("Ks")] == 1
-    assert t[OBS_COLUMN:OBS_COLUMN + 162].sum() == 1
+    assert t[OBS_COLUMN : OBS_COLUMN + 162].sum() == 1
     # the filled cell is taken; the other rows stay open
     assert legal(state) == ["6s top", "Ts top", "6s bottom", "Ts bottom"]
     with pytest.raises(IllegalActionError):
@@ -168,6 +186,7 @@ def test_the_card_goes_into_the_chosen_cell():
 
 
 # --- rule 3: one suit per column; the first column sets the orientation --------------------
+
 
 def test_top_higher_set_by_the_first_column_and_kept_k2():
     state = start("skip_guess", INTERLEAVED)
@@ -177,7 +196,7 @@ def test_top_higher_set_by_the_first_column_and_kept_k2():
     assert "orientation: top higher than bottom" in str(state)
     t = obs(state)
     assert (t[OBS_ORIENT], t[OBS_ORIENT + 1], t[OBS_FIRST]) == (1, 0, 0)
-    assert legal(state) == every_cell(I2)                     # a new column: any card, any row
+    assert legal(state) == every_cell(I2)  # a new column: any card, any row
     play(state, ["9h bottom"])
     assert legal(state) == ["Th top", "Ah top"]
     play(state, ["Ah top", "Qd bottom"])
@@ -200,7 +219,7 @@ def test_top_higher_set_by_the_first_column_and_kept_k3():
     play(state, ["Ks top"])
     assert legal(state) == ["6s middle", "Ts middle", "6s bottom", "Ts bottom"]
     play(state, ["6s bottom"])
-    assert legal(state) == ["7s middle", "9s middle", "Qs middle"]   # strictly between
+    assert legal(state) == ["7s middle", "9s middle", "Qs middle"]  # strictly between
     play(state, ["9s middle", "Qh middle"])
     assert legal(state) == ["Ah top", "7h bottom"]
     play(state, ["7h bottom"])
@@ -232,7 +251,7 @@ def test_the_first_columns_last_card_must_make_it_monotone_or_pass_k3():
     state = start("skip_guess(players=6,deck=36)", THREES)
     # 6s under 8s is legal (no look-ahead) though no card of a 36-card deck lies below 6
     play(state, ["8s top", "6s middle"])
-    assert legal(state) == ["PASS"]                            # seat 2 holds 7s 9s Qs As
+    assert legal(state) == ["PASS"]  # seat 2 holds 7s 9s Qs As
     play(state, ["PASS"])
     assert state.scores() == [0.0, 2.0]
     assert state.current_player() == 3
@@ -241,9 +260,9 @@ def test_the_first_columns_last_card_must_make_it_monotone_or_pass_k3():
 def test_one_suit_per_column():
     state = start("skip_guess", INTERLEAVED)
     play(state, ["Ts top"])
-    assert legal(state) == ["3s bottom", "7s bottom", "Js bottom"]   # seat 1's only spades
+    assert legal(state) == ["3s bottom", "7s bottom", "Js bottom"]  # seat 1's only spades
     play(state, ["7s bottom", "Kh top"])
-    assert legal(state) == ["2h bottom", "6h bottom", "Th bottom"]   # seat 3's lower hearts
+    assert legal(state) == ["2h bottom", "6h bottom", "Th bottom"]  # seat 3's lower hearts
 
 
 # --- rule 4: jokers -------------------------------------------------------------------------
@@ -254,13 +273,20 @@ J1 = {0: I0 + " Js", 1: without(I1, "Js") + " BJ", 2: I2 + " RJ", 3: I3}
 def test_jokers_never_in_a_first_column_and_a_column_begun_with_a_joker():
     state = start("skip_guess(jokers=true)", J1)
     play(state, ["Ts top"])
-    assert legal(state) == ["3s bottom", "7s bottom"]           # not the black joker
+    assert legal(state) == ["3s bottom", "7s bottom"]  # not the black joker
     play(state, ["7s bottom"])
     assert "RJ top" in legal(state) and "RJ bottom" in legal(state)
     play(state, ["RJ top"])
     # any red card of seat 3, any rank: the joker is exempt from the order
-    assert legal(state) == ["3d bottom", "7d bottom", "Jd bottom", "2h bottom", "6h bottom",
-                            "Th bottom", "Ah bottom"]
+    assert legal(state) == [
+        "3d bottom",
+        "7d bottom",
+        "Jd bottom",
+        "2h bottom",
+        "6h bottom",
+        "Th bottom",
+        "Ah bottom",
+    ]
     play(state, ["Ah bottom"])
     assert stream_lines(state)[3:5] == ["    top       Ts   RJ", "    bottom    7s   Ah"]
 
@@ -289,8 +315,14 @@ def test_two_jokers_never_share_a_column():
     play(state, ["Ts top", "7s bottom"])
     other = state.clone()
     play(state, ["RJ top"])
-    assert legal(state) == ["3d bottom", "7d bottom", "Jd bottom", "2h bottom", "6h bottom",
-                            "Th bottom"]
+    assert legal(state) == [
+        "3d bottom",
+        "7d bottom",
+        "Jd bottom",
+        "2h bottom",
+        "6h bottom",
+        "Th bottom",
+    ]
     # with a black card in the column the black joker may join, top or bottom
     play(other, ["8s top"])
     assert legal(other) == ["5s bottom", "BJ bottom"]
@@ -301,15 +333,16 @@ def test_two_jokers_never_share_a_column():
 
 # --- rules 5 and 6: the guess, the forced pass, the empty table ----------------------------
 
+
 def test_the_first_card_of_a_column_may_make_it_impossible_to_finish():
     state = start("skip_guess", INTERLEAVED)
     play(state, ["Ts top", "7s bottom"])
-    assert "2d top" in legal(state)        # nothing lies below a 2 in its suit: still legal
+    assert "2d top" in legal(state)  # nothing lies below a 2 in its suit: still legal
 
 
 def test_a_forced_pass_gives_the_stream_to_the_other_team_whose_captain_starts():
     state = start("skip_guess", INTERLEAVED)
-    play(state, ["Ts top", "7s bottom", "2d top", "PASS"])    # seat 3 (team 1) passes
+    play(state, ["Ts top", "7s bottom", "2d top", "PASS"])  # seat 3 (team 1) passes
     assert state.scores() == [3.0, 0.0]
     assert state.current_player() == 0
     assert stream_lines(state)[0] == "  stream: (empty)"
@@ -317,17 +350,17 @@ def test_a_forced_pass_gives_the_stream_to_the_other_team_whose_captain_starts()
     play(state, ["As bottom"])
     assert legal(state) == ["3s top", "Js top"]
     play(state, ["3s top", "Ad bottom", "3d top", "2s bottom"])
-    assert legal(state) == ["PASS"]                           # seat 1: no spade below the 2
+    assert legal(state) == ["PASS"]  # seat 1: no spade below the 2
     play(state, ["PASS"])
     assert state.scores() == [3.0, 5.0]
-    assert state.current_player() == 2                        # team 1's captain
+    assert state.current_player() == 2  # team 1's captain
     assert "taken: team 0 3 cards (value 19), team 1 5 cards (value 36)" in str(state)
 
 
 def test_a_forced_pass_proves_the_passer_holds_no_playable_card():
-    state = start("skip_guess", suit_hands(4))                # seat p holds suit p
+    state = start("skip_guess", suit_hands(4))  # seat p holds suit p
     play(state, ["2s top"])
-    assert legal(state) == ["PASS"]                           # seat 1 holds only clubs
+    assert legal(state) == ["PASS"]  # seat 1 holds only clubs
     play(state, ["PASS"])
     spades = [cards.card_id(cards.SPADES, r) for r in range(2, 15)]
     assert state.kernel_state()[NOT_HOLD + 1] == sum(int(bit(c)) for c in spades)
@@ -338,7 +371,7 @@ def test_a_forced_pass_proves_the_passer_holds_no_playable_card():
         holders = [int(world[LOC + c]) for c in spades]
         assert 1 not in holders
         spades_moved += holders.count(3)
-    assert spades_moved > 0   # the spades do move, only never to seat 1
+    assert spades_moved > 0  # the spades do move, only never to seat 1
 
 
 def test_a_voluntary_move_proves_nothing():
@@ -349,8 +382,12 @@ def test_a_voluntary_move_proves_nothing():
 
 # 38 cards: seat 1 never holds a spade, seat 3 never a diamond, so each captain's card is a
 # stream of its own, taken by the other team.
-EMPTY_TWICE = {0: "6s 7s 8s 9s Ts Js Qs Ks As BJ", 1: "6h 7h 8h 9h Th Jh Qh Kh Ah",
-               2: "6d 7d 8d 9d Td Jd Qd Kd Ad RJ", 3: "6c 7c 8c 9c Tc Jc Qc Kc Ac"}
+EMPTY_TWICE = {
+    0: "6s 7s 8s 9s Ts Js Qs Ks As BJ",
+    1: "6h 7h 8h 9h Th Jh Qh Kh Ah",
+    2: "6d 7d 8d 9d Td Jd Qd Kd Ad RJ",
+    3: "6c 7c 8c 9c Tc Jc Qc Kc Ac",
+}
 
 
 def test_two_passes_on_the_empty_table_end_the_game():
@@ -359,19 +396,23 @@ def test_two_passes_on_the_empty_table_end_the_game():
         singles(state, rank + "s", rank + "d")
     assert state.scores() == [9.0, 9.0]
     assert state.current_player() == 0
-    assert legal(state) == ["PASS"]               # only the black joker: not a first column
+    assert legal(state) == ["PASS"]  # only the black joker: not a first column
     play(state, ["PASS"])
-    assert state.scores() == [9.0, 9.0]           # an empty table gives nothing
+    assert state.scores() == [9.0, 9.0]  # an empty table gives nothing
     assert state.current_player() == 2
     assert obs(state)[OBS_EMPTY_PASS] == 1
     assert legal(state) == ["PASS"]
     play(state, ["PASS"])
     assert state.is_terminal()
-    assert state.returns() == [0.0] * 4           # 9 : 9 cards, tiebreak draw
+    assert state.returns() == [0.0] * 4  # 9 : 9 cards, tiebreak draw
 
 
-EMPTY_ONCE = {0: "6s 7s 8s 9s Ts Js Qs Ks As BJ", 1: "6c 7h 8h 9h Th Jh Qh Kh Ah",
-              2: "6d 7d 8d 9d Td Jd Qd Kd Ad 7c", 3: "8c 9c Tc Jc Qc Kc Ac 6h RJ"}
+EMPTY_ONCE = {
+    0: "6s 7s 8s 9s Ts Js Qs Ks As BJ",
+    1: "6c 7h 8h 9h Th Jh Qh Kh Ah",
+    2: "6d 7d 8d 9d Td Jd Qd Kd Ad 7c",
+    3: "8c 9c Tc Jc Qc Kc Ac 6h RJ",
+}
 
 
 def test_a_pass_on_the_empty_table_gives_nothing_and_the_other_captain_starts():
@@ -385,9 +426,9 @@ def test_a_pass_on_the_empty_table_gives_nothing_and_the_other_captain_starts():
     assert legal(state) == ["7c top", "7c bottom"]
     play(state, ["7c top", "Ac bottom"])
     assert obs(state)[OBS_EMPTY_PASS] == 0
-    assert legal(state) == ["BJ top", "BJ bottom"]    # outside the first column a joker may start
+    assert legal(state) == ["BJ top", "BJ bottom"]  # outside the first column a joker may start
     play(state, ["BJ top"])
-    assert legal(state) == ["6c bottom"]              # any black card after a black joker
+    assert legal(state) == ["6c bottom"]  # any black card after a black joker
     play(state, ["6c bottom"])
     # rule 7: seat 2 is to move with no cards; the four cards on the table count for nobody
     assert state.is_terminal()
@@ -399,10 +440,12 @@ def test_a_pass_on_the_empty_table_gives_nothing_and_the_other_captain_starts():
 # --- rule 7: the end and the outcome --------------------------------------------------------
 
 # seat 1 holds only clubs and seat 3 only hearts: every card is a stream of its own
-HIGH_LOW = {0: "8s 9s Ts Js Qs Ks As 9d Td Jd Qd Kd Ad",
-            1: "2c 3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kc Ac",
-            2: "2s 3s 4s 5s 6s 7s 2d 3d 4d 5d 6d 7d 8d",
-            3: "2h 3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh Ah"}
+HIGH_LOW = {
+    0: "8s 9s Ts Js Qs Ks As 9d Td Jd Qd Kd Ad",
+    1: "2c 3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kc Ac",
+    2: "2s 3s 4s 5s 6s 7s 2d 3d 4d 5d 6d 7d 8d",
+    3: "2h 3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh Ah",
+}
 
 
 def play_high_low(tiebreak: str) -> pyspiel.State:
@@ -414,7 +457,7 @@ def play_high_low(tiebreak: str) -> pyspiel.State:
 
 def test_a_captain_without_cards_ends_the_game_and_values_break_the_tie():
     state = play_high_low("values")
-    assert state.is_terminal()                          # seat 0 is to start, holding nothing
+    assert state.is_terminal()  # seat 0 is to start, holding nothing
     assert state.scores() == [13.0, 13.0]
     assert "team 0 13 cards (value 62), team 1 13 cards (value 146)" in str(state)
     assert state.returns() == [-1.0, -1.0, 1.0, 1.0]
@@ -426,24 +469,29 @@ def test_tiebreak_draw_calls_equal_cards_a_draw():
     assert state.returns() == [0.0] * 4
 
 
-JOKER_VALUE = {0: "6h 6s 7s 8s 9s Ts Js Qs Ks As", 1: "7h 8h 9h Th Jh Qh Kh Ah 6d",
-               2: "RJ 7c 7d 8d 9d Td Jd Qd Kd Ad", 3: "6c 8c 9c Tc Jc Qc Kc Ac BJ"}
+JOKER_VALUE = {
+    0: "6h 6s 7s 8s 9s Ts Js Qs Ks As",
+    1: "7h 8h 9h Th Jh Qh Kh Ah 6d",
+    2: "RJ 7c 7d 8d 9d Td Jd Qd Kd Ad",
+    3: "6c 8c 9c Tc Jc Qc Kc Ac BJ",
+}
 
 
-@pytest.mark.parametrize("tiebreak,expected", [("values", [1.0, 1.0, -1.0, -1.0]),
-                                               ("draw", [0.0] * 4)])
+@pytest.mark.parametrize(
+    "tiebreak,expected", [("values", [1.0, 1.0, -1.0, -1.0]), ("draw", [0.0] * 4)]
+)
 def test_a_joker_is_worth_11_in_the_tiebreak(tiebreak, expected):
     state = start(f"skip_guess(jokers=true,deck=36,tiebreak={tiebreak})", JOKER_VALUE)
     play(state, ["6h top", "7h bottom", "RJ top"])
-    assert legal(state) == ["PASS"]                     # seat 3: black cards and the black joker
-    play(state, ["PASS"])                               # team 0 takes 6h 7h RJ
-    play(state, ["6s top", "PASS"])                     # team 1 takes 6s
-    play(state, ["7c top", "8c bottom", "7s top", "PASS"])   # team 1 takes 7c 8c 7s
+    assert legal(state) == ["PASS"]  # seat 3: black cards and the black joker
+    play(state, ["PASS"])  # team 0 takes 6h 7h RJ
+    play(state, ["6s top", "PASS"])  # team 1 takes 6s
+    play(state, ["7c top", "8c bottom", "7s top", "PASS"])  # team 1 takes 7c 8c 7s
     assert state.scores() == [3.0, 4.0]
     for diamond, spade in zip("789TJQK", "89TJQKA"):
         singles(state, diamond + "d", spade + "s")
     play(state, ["Ad top", "PASS"])
-    assert state.is_terminal()                          # seat 0 is to start, holding nothing
+    assert state.is_terminal()  # seat 0 is to start, holding nothing
     # 11 : 11 cards; 24 + 84 = 108 against 28 + 77 = 105 (the joker counted 11)
     assert "team 0 11 cards (value 108), team 1 11 cards (value 105)" in str(state)
     assert state.returns() == expected
@@ -458,8 +506,8 @@ def test_more_cards_taken_wins():
     for rank in "6789TJQKA":
         singles(state, rank + "s", rank + "d")
     play(state, ["PASS", "7c top", "Ac bottom", "BJ top"])
-    assert legal(state) == ["PASS"]                     # seat 1 holds only hearts
+    assert legal(state) == ["PASS"]  # seat 1 holds only hearts
     play(state, ["PASS"])
-    assert state.is_terminal()                          # seat 2, to start, holds nothing
+    assert state.is_terminal()  # seat 2, to start, holds nothing
     assert state.scores() == [9.0, 12.0]
     assert state.returns() == [-1.0, -1.0, 1.0, 1.0]

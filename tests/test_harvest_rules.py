@@ -28,19 +28,23 @@ def lay_or_pass(state):
 
 
 def test_parameters_and_the_1v1_default_deck():
-    assert str(pyspiel.load_game("skip_harvest(players=2)")) == \
-        "skip_harvest(deck=36,players=2)"
+    assert str(pyspiel.load_game("skip_harvest(players=2)")) == "skip_harvest(deck=36,players=2)"
     assert str(pyspiel.load_game("skip_harvest")) == "skip_harvest(deck=52,players=4)"
 
 
-@pytest.mark.parametrize("game_string,sizes", [("skip_harvest(players=2)", [18, 18]),
-                                               ("skip_harvest", [13] * 4),
-                                               ("skip_harvest(players=6)", [9, 9, 8, 9, 9, 8])])
+@pytest.mark.parametrize(
+    "game_string,sizes",
+    [
+        ("skip_harvest(players=2)", [18, 18]),
+        ("skip_harvest", [13] * 4),
+        ("skip_harvest(players=6)", [9, 9, 8, 9, 9, 8]),
+    ],
+)
 def test_rule_1_deal_everything_and_seat_0_starts(game_string, sizes):
     state = pyspiel.load_game(game_string).new_initial_state()
     while state.is_chance_node():
         state.apply_action(state.legal_actions()[0])
-    line = [l for l in state.observation_string(0).splitlines() if "hand sizes" in l][0]
+    line = [row for row in state.observation_string(0).splitlines() if "hand sizes" in row][0]
     assert [int(x) for x in line.split(":")[1].split()] == sizes
     assert state.current_player() == 0
 
@@ -50,13 +54,13 @@ def test_rule_2_lay_own_colour_and_cover_opponent_stacks_of_the_suit_with_any_ra
     texts = legal_text(state)
     assert "Kh" in texts and "2h" in texts and "2s" not in texts  # LAY: own colour only
     play(state, ["Kh"])
-    lay_or_pass(state)                              # seat 1
+    lay_or_pass(state)  # seat 1
     texts = legal_text(state)
-    assert "3h on Kh" in texts                      # any rank, the suit of the stack
+    assert "3h on Kh" in texts  # any rank, the suit of the stack
     assert not any(t.endswith("on Kh") and t[1] != "h" for t in texts)
     play(state, ["3h on Kh"])
-    assert "Kh/3h" in str(state)                    # the stack stays, the new card on top
-    play(state, [legal_text(state)[0]])             # seat 3 (it holds only red cards)
+    assert "Kh/3h" in str(state)  # the stack stays, the new card on top
+    play(state, [legal_text(state)[0]])  # seat 3 (it holds only red cards)
     assert state.current_player() == 0
     assert not any(" on " in t for t in legal_text(state))  # never on one's own stacks
 
@@ -100,8 +104,9 @@ def test_rule_4_the_game_ends_when_every_player_in_turn_passed():
     black = [c for c in cards.deck(52) if c < 26]
     red = [c for c in cards.deck(52) if c >= 26]
     # Red seats hold only black cards, Black seats only red ones: nobody can ever move
-    state = start("skip_harvest", {0: black[:13], 1: black[13:], 2: red[:13], 3: red[13:]},
-                  fill=False)
+    state = start(
+        "skip_harvest", {0: black[:13], 1: black[13:], 2: red[:13], 3: red[13:]}, fill=False
+    )
     play(state, ["PASS"] * 3)
     assert not state.is_terminal()
     play(state, ["PASS"])

@@ -3,10 +3,10 @@
 import numpy as np
 import pyspiel
 import pytest
+from conftest import first_variants_fast, random_states
 
 from agents import make_agent
 from agents.heuristics import heuristic_module, heuristic_weights
-from conftest import first_variants_fast, random_states
 from skip_ai.duplicate import kernel_match, match_summary
 from skip_ai.kernel.rng import make_rng
 from skip_ai.kernel.state import H_CUR, MAX_CARDS

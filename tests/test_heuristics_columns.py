@@ -11,8 +11,9 @@ def last_two_sixes(red_six: str, black_six: str) -> pyspiel.State:
     """1v1, 36 cards: Black has played 6c and 6d; Red (seat 0) holds ``red_six``, Black
     ``black_six``, and Red is to move."""
     game = pyspiel.load_game("skip_columns(players=2,deck=36)")
-    state = deal(game.new_initial_state(),
-                 {0: f"{red_six} 7h 8h", 1: f"6c 6d {black_six}"}, fill=True)
+    state = deal(
+        game.new_initial_state(), {0: f"{red_six} 7h 8h", 1: f"6c 6d {black_six}"}, fill=True
+    )
     return play(state, ["7h", "6c", "8h", "6d"])
 
 

@@ -14,7 +14,8 @@ def choice(state: pyspiel.State) -> str:
 
 def one_v_one(voluntary: bool, seat1: str) -> pyspiel.State:
     game = pyspiel.load_game(
-        f"skip_domino(players=2,deck=36,remove4=false,voluntary_pass={str(voluntary).lower()})")
+        f"skip_domino(players=2,deck=36,remove4=false,voluntary_pass={str(voluntary).lower()})"
+    )
     rest = [c for c in cards.deck(36) if c not in cards.cards_from_str(seat1)]
     return deal(game.new_initial_state(), {0: rest, 1: seat1})
 
@@ -33,7 +34,7 @@ def test_answers_the_opponents_card_with_the_least_answerable_card():
 def test_passes_on_the_partners_card_when_passing_is_free():
     game = pyspiel.load_game("skip_domino(players=4,deck=36,remove4=false,voluntary_pass=true)")
     d = cards.deck(36).tolist()
-    state = deal(game.new_initial_state(), {p: d[9 * p: 9 * p + 9] for p in range(4)})
+    state = deal(game.new_initial_state(), {p: d[9 * p : 9 * p + 9] for p in range(4)})
     state = play(state, ["7s"])  # seat 1 holds the clubs: 7c may go below or above
     assert len(state.legal_actions()) > 1
     assert choice(state) == "PASS"

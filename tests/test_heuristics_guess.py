@@ -30,7 +30,8 @@ def test_opens_a_column_in_a_suit_the_partner_may_hold():
 
 
 def test_finishes_a_column_with_the_middle_card():
-    state = four_players({0: "2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks 7h",
-                          1: "2h 8h Ah 2c 3c 4c 5c 6c 7c 8c 9c Tc Jc"})
+    state = four_players(
+        {0: "2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks 7h", 1: "2h 8h Ah 2c 3c 4c 5c 6c 7c 8c 9c Tc Jc"}
+    )
     state = play(state, [C("7h")])  # top cell of the first column
     assert chosen_card(state) == C("8h")

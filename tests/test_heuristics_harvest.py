@@ -9,8 +9,9 @@ GAME = "skip_harvest(players=2,deck=36)"
 
 
 def bot_move(state: pyspiel.State) -> str:
-    return state.action_to_string(state.current_player(),
-                                  make_agent("heuristic", state.get_game()).step(state))
+    return state.action_to_string(
+        state.current_player(), make_agent("heuristic", state.get_game()).step(state)
+    )
 
 
 def test_lays_the_safe_low_card_and_keeps_the_exposed_ace():

@@ -12,23 +12,21 @@ def start(hands, up):
 
 
 def bot_move(state: pyspiel.State) -> str:
-    return state.action_to_string(state.current_player(),
-                                  make_agent("heuristic", state.get_game()).step(state))
+    return state.action_to_string(
+        state.current_player(), make_agent("heuristic", state.get_game()).step(state)
+    )
 
 
 QUIET1 = "3s 6s 9s Qs 4c 7c Tc Kc 5d 8d"
 
 
 def test_takes_the_up_card_only_when_it_makes_a_meld():
-    assert bot_move(start({0: "2s 5s 8s Js 3c 6c 9c Qc 7h 7d", 1: QUIET1}, "7s")) == \
-        "DRAW_DISCARD"
-    assert bot_move(start({0: "2s 5s 8s Js 3c 6c 9c Qc 7h 4d", 1: QUIET1}, "7s")) == \
-        "DRAW_STOCK"
+    assert bot_move(start({0: "2s 5s 8s Js 3c 6c 9c Qc 7h 7d", 1: QUIET1}, "7s")) == "DRAW_DISCARD"
+    assert bot_move(start({0: "2s 5s 8s Js 3c 6c 9c Qc 7h 4d", 1: QUIET1}, "7s")) == "DRAW_STOCK"
 
 
 def test_melds_the_biggest_meld_first_then_discards_the_highest_deadwood():
-    state = start({0: "As 2s 3s 4s 9h 9d 9c Kh 2d 5h", 1: "7s Js 4c 7c Tc Kc 5d 8d 3h Jh"},
-                  "Jd")
+    state = start({0: "As 2s 3s 4s 9h 9d 9c Kh 2d 5h", 1: "7s Js 4c 7c Tc Kc 5d 8d 3h Jh"}, "Jd")
     play(state, ["DRAW_STOCK", "Qd"])
     assert bot_move(state) == "meld As2s3s4s"
     play(state, ["meld As2s3s4s"])

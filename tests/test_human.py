@@ -17,16 +17,36 @@ from agents.human import HumanBot, QuitGame
 PROMPT = b"your move (number or text; q to quit):"
 
 
-def terminal_game(answers, *, seat="1=human", game="skip_columns(players=2,deck=36)",
-                  interrupt_at: int | None = None):
+def terminal_game(
+    answers,
+    *,
+    seat="1=human",
+    game="skip_columns(players=2,deck=36)",
+    interrupt_at: int | None = None,
+):
     """Play ``game`` in a pseudo-terminal, answering each prompt from ``answers`` (then
     "1"); with ``interrupt_at``, press Ctrl-C at that prompt instead. Returns (exit code,
     everything the terminal showed)."""
     master, slave = pty.openpty()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "skip_ai.cli", "play", game, "--seat", seat,
-         "--others", "ismcts(iterations=50)", "--seed", "4"],
-        stdin=slave, stdout=slave, stderr=slave, close_fds=True)
+        [
+            sys.executable,
+            "-m",
+            "skip_ai.cli",
+            "play",
+            game,
+            "--seat",
+            seat,
+            "--others",
+            "ismcts(iterations=50)",
+            "--seed",
+            "4",
+        ],
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        close_fds=True,
+    )
     os.close(slave)
     output = b""
     answers = iter(answers)
@@ -81,8 +101,7 @@ def position(game: str, seat: int, moves: int, seed: int = 1) -> pyspiel.State:
     """A random position of ``game`` after ``moves`` actions, ``seat`` to move."""
     state = pyspiel.load_game(game).new_initial_state()
     rng = np.random.default_rng(seed)
-    while state.is_chance_node() or len(state.history()) < moves or \
-            state.current_player() != seat:
+    while state.is_chance_node() or len(state.history()) < moves or state.current_player() != seat:
         state.apply_action(int(rng.choice(state.legal_actions())))
     return state
 
@@ -98,12 +117,13 @@ def test_the_person_is_told_who_is_who_and_the_moves_fit_the_terminal():
     assert "seat 3 " in text and "(you)" in text
     lines = text.splitlines()
     assert all(len(line) <= 60 for line in lines if not line.startswith("your move"))
-    moves = lines[lines.index("moves:") + 1:-1]
+    moves = lines[lines.index("moves:") + 1 : -1]
     texts = [state.action_to_string(1, a) for a in state.legal_actions()]
     cells = [cell for line in moves for cell in line.split("  ") if cell.strip()]
     assert [c.split(") ", 1)[1].strip() for c in cells] == texts  # whole, in order
-    starts = {line.index(c.strip()) for line in moves[:-1] for c in line.split("  ")[2:3]
-              if c.strip()}
+    starts = {
+        line.index(c.strip()) for line in moves[:-1] for c in line.split("  ")[2:3] if c.strip()
+    }
     assert len(starts) <= 1  # the second column starts at the same place on every line
 
 
@@ -138,6 +158,9 @@ def test_the_end_is_said_in_words_from_the_seat():
     HumanBot(io.StringIO(), out).show_end(state, 2)
     won = 0 if state.returns()[0] > 0 else 1
     a, b = sorted(state.scores(), reverse=True)
-    expected = (f"your team (Black) wins {a:g}–{b:g}" if won == 1
-                else f"Red wins {a:g}–{b:g}: your team lost")
+    expected = (
+        f"your team (Black) wins {a:g}–{b:g}"
+        if won == 1
+        else f"Red wins {a:g}–{b:g}: your team lost"
+    )
     assert f"*** {expected} ***" in out.getvalue()

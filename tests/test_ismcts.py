@@ -3,10 +3,10 @@
 import numpy as np
 import pyspiel
 import pytest
+from conftest import first_variants_fast, random_states
 
 from agents import make_agent
 from agents.ismcts import ISMCTSBot
-from conftest import first_variants_fast, random_states
 from skip_ai.kernel.rng import make_rng
 
 
@@ -88,14 +88,17 @@ def test_big_searches_grow_their_tree():
     assert bot.last_search.nodes > 1 << 14
 
 
-@pytest.mark.parametrize("spec, message", [
-    ("ismcts", "exactly one budget"),
-    ("ismcts(iterations=5,seconds=1)", "exactly one budget"),
-    ("ismcts(iterations=0)", "positive"),
-    ("ismcts(iterations=5,rollout=smart)", "rollout"),
-    ("ismcts(iterations=5,final=best)", "final"),
-    ("ismcts(iterations=5,depth=3)", "bad arguments"),
-])
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ("ismcts", "exactly one budget"),
+        ("ismcts(iterations=5,seconds=1)", "exactly one budget"),
+        ("ismcts(iterations=0)", "positive"),
+        ("ismcts(iterations=5,rollout=smart)", "rollout"),
+        ("ismcts(iterations=5,final=best)", "final"),
+        ("ismcts(iterations=5,depth=3)", "bad arguments"),
+    ],
+)
 def test_bad_options_are_clear_errors(spec, message):
     game = pyspiel.load_game("skip_columns")
     with pytest.raises(ValueError, match=message):
@@ -125,8 +128,7 @@ def test_the_ladder_holds_on_small_duplicate_matches():
     ladder is in results/strength.md)."""
     from skip_ai.match import match
 
-    assert match("skip_columns(players=2)", "ismcts(iterations=200)", "random", 10,
-                 seed=1).lo > 0.6
+    assert match("skip_columns(players=2)", "ismcts(iterations=200)", "random", 10, seed=1).lo > 0.6
     assert match("skip_columns(players=2)", "heuristic", "random", 10, seed=1).lo > 0.6
     for game in ("skip_harvest(players=2)", "skip_brook(players=2)"):
         assert match(game, "ismcts(iterations=300)", "heuristic", 8, seed=1).lo > 0.55

@@ -52,7 +52,7 @@ def test_derived_seeds_do_not_depend_on_the_split():
 def test_3v3_deal_plan_gives_extras_to_first_and_second_of_each_team():
     game = pyspiel.load_game("skip_columns(players=6,deck=52)")
     s = game.new_initial_state().kernel_state()
-    plan = s[DEAL_PLAN:DEAL_PLAN + s[H_DEAL_LEN]]
+    plan = s[DEAL_PLAN : DEAL_PLAN + s[H_DEAL_LEN]]
     assert plan[:48].tolist() == list(range(6)) * 8
     assert plan[48:].tolist() == [0, 1, 3, 4]
 
@@ -60,7 +60,7 @@ def test_3v3_deal_plan_gives_extras_to_first_and_second_of_each_team():
 def dealt_4p():
     game = pyspiel.load_game("skip_columns(players=4,deck=36)")
     deck = list(range(4, 13)) + list(range(17, 26)) + list(range(30, 39)) + list(range(43, 52))
-    hands = {p: deck[9 * p: 9 * p + 9] for p in range(4)}  # seat p holds suit p
+    hands = {p: deck[9 * p : 9 * p + 9] for p in range(4)}  # seat p holds suit p
     return deal(game.new_initial_state(), hands)
 
 
@@ -105,7 +105,7 @@ def test_resample_moves_hidden_cards_and_keeps_hand_sizes():
         s = base.copy()
         sigma = np.empty(MAX_CARDS, np.int64)
         resample_hidden(s, 0, krng.make_rng(seed), sigma)
-        assert [bin(x).count('1') for x in s[HAND:HAND + 4]] == [9, 9, 9, 9]
+        assert [bin(x).count("1") for x in s[HAND : HAND + 4]] == [9, 9, 9, 9]
         for c in range(MAX_CARDS):
             assert (s[LOC + c] == 0) == (base[LOC + c] == 0)  # own hand untouched
         assert sorted(sigma.tolist()) == list(range(MAX_CARDS))
@@ -130,8 +130,8 @@ def test_resample_respects_cards_proved_absent():
         resample_hidden(s, 0, krng.make_rng(seed), np.empty(MAX_CARDS, np.int64))
         assert all(s[LOC + c] != 1 for c in clubs)
         assert all(s[LOC + c] != 3 for c in diamonds)
-        assert [bin(x).count('1') for x in s[HAND + 1:HAND + 4]] == [9, 9, 9]
-        worlds.add(tuple(s[LOC:LOC + MAX_CARDS]))
+        assert [bin(x).count("1") for x in s[HAND + 1 : HAND + 4]] == [9, 9, 9]
+        worlds.add(tuple(s[LOC : LOC + MAX_CARDS]))
     assert len(worlds) > 1
 
 

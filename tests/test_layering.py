@@ -19,8 +19,14 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("skip_ai", "agents")
-CORE = ("skip_ai.__init__", "skip_ai._numba_cache", "skip_ai.cards", "skip_ai.kernel",
-        "skip_ai.games", "skip_ai.pyspiel_wrapper")
+CORE = (
+    "skip_ai.__init__",
+    "skip_ai._numba_cache",
+    "skip_ai.cards",
+    "skip_ai.kernel",
+    "skip_ai.games",
+    "skip_ai.pyspiel_wrapper",
+)
 LAYERS = ("core", "agents", "drivers")
 
 
@@ -46,8 +52,11 @@ def layer(module: str) -> int:
 def imports(source: str, module: str, known: set[str]) -> list[tuple[int, str]]:
     """(line, imported module) for every import of ours in ``source`` (the module
     ``module``), wherever it stands in the file."""
-    package = module.rsplit(".", 1)[0] if not module.endswith(".__init__") else \
-        module[:-len(".__init__")]
+    package = (
+        module.rsplit(".", 1)[0]
+        if not module.endswith(".__init__")
+        else module[: -len(".__init__")]
+    )
     found = []
 
     def ours(name: str) -> str | None:
@@ -61,19 +70,29 @@ def imports(source: str, module: str, known: set[str]) -> list[tuple[int, str]]:
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
-                parts = package.split(".")[:len(package.split(".")) - node.level + 1]
+                parts = package.split(".")[: len(package.split(".")) - node.level + 1]
                 base = ".".join(parts + ([node.module] if node.module else []))
             for a in node.names:  # "from pkg import mod" imports the module pkg.mod
                 sub = f"{base}.{a.name}"
-                found.append((node.lineno, ours(sub) if sub in known or
-                              f"{sub}.__init__" in known else ours(base)))
-        elif (isinstance(node, ast.Call) and node.args
-              and getattr(node.func, "attr", getattr(node.func, "id", None)) == "import_module"):
+                found.append(
+                    (
+                        node.lineno,
+                        ours(sub) if sub in known or f"{sub}.__init__" in known else ours(base),
+                    )
+                )
+        elif (
+            isinstance(node, ast.Call)
+            and node.args
+            and getattr(node.func, "attr", getattr(node.func, "id", None)) == "import_module"
+        ):
             arg = node.args[0]
             if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
                 found.append((node.lineno, ours(arg.value)))
-            elif isinstance(arg, ast.JoinedStr) and arg.values and \
-                    isinstance(arg.values[0], ast.Constant):
+            elif (
+                isinstance(arg, ast.JoinedStr)
+                and arg.values
+                and isinstance(arg.values[0], ast.Constant)
+            ):
                 found.append((node.lineno, ours(arg.values[0].value.rstrip("."))))
     return [(line, name) for line, name in found if name is not None]
 
@@ -84,8 +103,10 @@ def violations(modules: dict[str, Path]) -> list[str]:
     for module, path in modules.items():
         for line, target in imports(path.read_text(), module, known):
             if layer(target) > layer(module):
-                out.append(f"{path.relative_to(ROOT)}:{line} ({LAYERS[layer(module)]}) imports "
-                           f"{target.removesuffix('.__init__')} ({LAYERS[layer(target)]})")
+                out.append(
+                    f"{path.relative_to(ROOT)}:{line} ({LAYERS[layer(module)]}) imports "
+                    f"{target.removesuffix('.__init__')} ({LAYERS[layer(target)]})"
+                )
     return out
 
 
@@ -94,8 +115,14 @@ def test_no_layer_imports_a_higher_one():
 
 
 def test_the_scan_sees_local_relative_and_importlib_imports():
-    known = {"skip_ai.kernel.engine", "skip_ai.kernel.state", "skip_ai.sim", "agents.__init__",
-             "agents.heuristics.__init__", "agents.heuristics.brook"}
+    known = {
+        "skip_ai.kernel.engine",
+        "skip_ai.kernel.state",
+        "skip_ai.sim",
+        "agents.__init__",
+        "agents.heuristics.__init__",
+        "agents.heuristics.brook",
+    }
     source = textwrap.dedent("""
         import numpy
         from .state import H_CUR
@@ -105,8 +132,12 @@ def test_the_scan_sees_local_relative_and_importlib_imports():
             return importlib.import_module(f"agents.heuristics.{name}")
     """)
     found = imports(source, "skip_ai.kernel.engine", known)
-    assert found == [(3, "skip_ai.kernel.state"), (5, "agents.heuristics.brook"),
-                     (6, "skip_ai.sim"), (7, "agents.heuristics.__init__")]
+    assert found == [
+        (3, "skip_ai.kernel.state"),
+        (5, "agents.heuristics.brook"),
+        (6, "skip_ai.sim"),
+        (7, "agents.heuristics.__init__"),
+    ]
     assert [layer(m) for _, m in found] == [0, 1, 2, 1]
 
 
@@ -150,6 +181,11 @@ sys.exit(1 if failed else 0)
 
 def test_every_module_imports_alone():
     names = sorted(m.removesuffix(".__init__") for m in module_names())
-    r = subprocess.run([sys.executable, "-c", _IMPORT_ALONE, *names], cwd=ROOT,
-                       capture_output=True, text=True, timeout=900)
+    r = subprocess.run(
+        [sys.executable, "-c", _IMPORT_ALONE, *names],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     assert r.returncode == 0, r.stdout[-6000:] + r.stderr[-2000:]

@@ -24,7 +24,7 @@ def legal_text(state):
 
 def field_line(state, team):
     name = ("Red", "Black")[team]
-    return [l for l in str(state).splitlines() if l.strip().startswith(f"{name} field")][0]
+    return [row for row in str(state).splitlines() if row.strip().startswith(f"{name} field")][0]
 
 
 def quiet(state, n=1):
@@ -50,53 +50,57 @@ def test_action_count_and_outcomes(pelicans, actions):
     game = pyspiel.load_game(f"skip_little_country(pelicans={pelicans})")
     assert game.num_distinct_actions() == actions
     outcomes = [c for c, _ in game.new_initial_state().chance_outcomes()]
-    assert outcomes[-pelicans or len(outcomes):] == list(cards.PELICANS[:pelicans])
+    assert outcomes[-pelicans or len(outcomes) :] == list(cards.PELICANS[:pelicans])
     assert "pelicans" not in pyspiel.load_game("skip_two_captains").get_parameters()
 
 
-@pytest.mark.parametrize("game_string,sizes", [
-    ("skip_little_country(pelicans=3)", [14, 14, 14, 13]),            # 55: seats 0, k, 1
-    ("skip_little_country(deck=36,pelicans=2)", [10, 9, 10, 9]),      # 38: seats 0, k
-    ("skip_little_country(players=6,jokers=true,pelicans=3)", [10, 10, 9, 10, 9, 9]),
-    ("skip_little_country(players=6,deck=36,pelicans=2)", [7, 6, 6, 7, 6, 6])])
+@pytest.mark.parametrize(
+    "game_string,sizes",
+    [
+        ("skip_little_country(pelicans=3)", [14, 14, 14, 13]),  # 55: seats 0, k, 1
+        ("skip_little_country(deck=36,pelicans=2)", [10, 9, 10, 9]),  # 38: seats 0, k
+        ("skip_little_country(players=6,jokers=true,pelicans=3)", [10, 10, 9, 10, 9, 9]),
+        ("skip_little_country(players=6,deck=36,pelicans=2)", [7, 6, 6, 7, 6, 6]),
+    ],
+)
 def test_the_extra_cards_go_to_seats_0_k_1_k1(game_string, sizes):
     state = pyspiel.load_game(game_string).new_initial_state()
     while state.is_chance_node():
         state.apply_action(state.legal_actions()[0])
-    line = [l for l in state.observation_string(0).splitlines() if "hand sizes" in l][0]
+    line = [row for row in state.observation_string(0).splitlines() if "hand sizes" in row][0]
     assert [int(x) for x in line.split(":")[1].split()] == sizes
 
 
 def test_a_pelican_pile_counts_15_and_nobody_beats_it_or_adds_to_it():
-    state = start("skip_little_country(pelicans=2)",
-                  {0: "Pe1 2h", 1: "Ah Kh", 2: "Pe2 As Ad"})
+    state = start("skip_little_country(pelicans=2)", {0: "Pe1 2h", 1: "Ah Kh", 2: "Pe2 As Ad"})
     assert {"Pe1", "2h"} <= set(legal_text(state))
     play(state, ["Pe1"])
     assert "Pe1" in field_line(state, 0) and "(1 piles, value 15)" in field_line(state, 0)
-    assert not any(t.endswith("on Pe1") for t in legal_text(state))   # seat 1, own team
+    assert not any(t.endswith("on Pe1") for t in legal_text(state))  # seat 1, own team
     quiet(state)
-    assert "Pe2" in legal_text(state)                                 # Black lays pelicans too
+    assert "Pe2" in legal_text(state)  # Black lays pelicans too
     assert not any("beats Pe1" in t for t in legal_text(state))
     play(state, ["Pe2"])
     assert "Pe2" in field_line(state, 1)
     s = state.kernel_state()
-    assert s[LOC + PE1] != s[LOC + PE2]                               # each on its own field
+    assert s[LOC + PE1] != s[LOC + PE2]  # each on its own field
 
 
 def test_two_pelicans_open_one_child_per_team():
-    state = start("skip_little_country(pelicans=3)",
-                  {0: "Pe1 Pe2 Pe3 2h", 1: "Qd Jd 3d Td", 2: "Ad Kd"})
+    state = start(
+        "skip_little_country(pelicans=3)", {0: "Pe1 Pe2 Pe3 2h", 1: "Qd Jd 3d Td", 2: "Ad Kd"}
+    )
     play(state, ["Pe1", "Qd"])
     quiet(state, 2)
     assert not any(t.startswith("pelican child") for t in legal_text(state))  # one pelican
-    play(state, ["Pe2"])                       # two pelican piles on Red's field
+    play(state, ["Pe2"])  # two pelican piles on Red's field
     children = [t for t in legal_text(state) if t.startswith("pelican child")]
     assert children == ["pelican child 3d", "pelican child Td"]  # 2..10 of his colour
     play(state, ["pelican child 3d"])
     assert "3d(pelican child)" in field_line(state, 0)
-    assert not any("beats 3d" in t for t in legal_text(state))       # seat 2 holds Ad, Kd
+    assert not any("beats 3d" in t for t in legal_text(state))  # seat 2 holds Ad, Kd
     quiet(state, 2)
-    play(state, ["Pe3"])                       # a third pelican opens no second child
+    play(state, ["Pe3"])  # a third pelican opens no second child
     assert not any(t.startswith("pelican child") for t in legal_text(state))
     assert not any(t.endswith("on 3d") for t in legal_text(state))
 
@@ -114,7 +118,7 @@ def test_a_pass_proves_the_passer_holds_no_pelican():
     clubs = "6c 7c 8c 9c Tc Jc Qc Kc Ac"
     state = start("skip_little_country(deck=36,pelicans=2)", {0: "6h", 1: clubs, 2: "Pe1 Pe2"})
     play(state, ["6h"])
-    assert state.legal_actions() == [K.PASS]   # seat 1: no red card, no pile to beat, no pelican
+    assert state.legal_actions() == [K.PASS]  # seat 1: no red card, no pile to beat, no pelican
     play(state, ["PASS"])
     sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
     for _ in range(30):
@@ -126,11 +130,11 @@ def test_the_observation_shows_where_the_pelicans_are():
     state = start("skip_little_country(pelicans=2)", {0: "Pe1 Pe2"})
     game = state.get_game()
     assert game.observation_tensor_size() == K.OBS_SIZE + K.OBS_PELICANS
-    assert state.observation_tensor(0)[K.OBS_SIZE:K.OBS_SIZE + 2] == [1.0, 1.0]  # own hand
+    assert state.observation_tensor(0)[K.OBS_SIZE : K.OBS_SIZE + 2] == [1.0, 1.0]  # own hand
     play(state, ["Pe1"])
-    assert state.observation_tensor(1)[K.OBS_SIZE + 3] == 1.0       # on the own field
-    assert state.observation_tensor(2)[K.OBS_SIZE + 6] == 1.0       # on the other field
-    assert state.observation_tensor(2)[K.OBS_SIZE + 1] == 0.0       # Pe2 is not seat 2's
+    assert state.observation_tensor(1)[K.OBS_SIZE + 3] == 1.0  # on the own field
+    assert state.observation_tensor(2)[K.OBS_SIZE + 6] == 1.0  # on the other field
+    assert state.observation_tensor(2)[K.OBS_SIZE + 1] == 0.0  # Pe2 is not seat 2's
     plain = pyspiel.load_game("skip_little_country")
     assert plain.observation_tensor_size() == K.OBS_SIZE
 

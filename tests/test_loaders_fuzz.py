@@ -32,18 +32,59 @@ LOADERS = {
     "records": load_records,
 }
 
-VALUES = [None, True, -1, 0, 3, 2.5, float("nan"), float("inf"), "", "x", "skip_columns",
-          [], [1, "a"], {}, {"a": 1}, [float("nan")] * 3, 10 ** 30]
-KEYS = ["format", "game", "names", "weights", "uct_c", "rollout_eps", "prior_c", "budget",
-        "name", "seed", "deals", "games", "agents", "out", "generations", "lr", "dims",
-        "params", "obs_size", "num_actions", "states", "movers", "targets", "expert"]
+VALUES = [
+    None,
+    True,
+    -1,
+    0,
+    3,
+    2.5,
+    float("nan"),
+    float("inf"),
+    "",
+    "x",
+    "skip_columns",
+    [],
+    [1, "a"],
+    {},
+    {"a": 1},
+    [float("nan")] * 3,
+    10**30,
+]
+KEYS = [
+    "format",
+    "game",
+    "names",
+    "weights",
+    "uct_c",
+    "rollout_eps",
+    "prior_c",
+    "budget",
+    "name",
+    "seed",
+    "deals",
+    "games",
+    "agents",
+    "out",
+    "generations",
+    "lr",
+    "dims",
+    "params",
+    "obs_size",
+    "num_actions",
+    "states",
+    "movers",
+    "targets",
+    "expert",
+]
 
 
 def random_json(rng: random.Random) -> str:
     body = {k: rng.choice(VALUES) for k in rng.sample(KEYS, rng.randint(0, 8))}
     if rng.random() < 0.3:
-        body["format"] = rng.choice(["skip_ai.search_params/1", "skip_ai.weights/1",
-                                     "skip_ai.model/1", "nope"])
+        body["format"] = rng.choice(
+            ["skip_ai.search_params/1", "skip_ai.weights/1", "skip_ai.model/1", "nope"]
+        )
     if rng.random() < 0.3:
         body["game"] = str(GAME)
     if rng.random() < 0.2:
@@ -54,14 +95,30 @@ def random_json(rng: random.Random) -> str:
 def random_toml(rng: random.Random) -> str:
     lines = []
     for key in rng.sample(KEYS, rng.randint(0, 8)):
-        value = rng.choice(['"t"', "0", "-3", "1.5", "nan", "inf", "true", "[]", '["x"]',
-                            f'"{GAME}"', '"ismcts(iterations=0)"'])
+        value = rng.choice(
+            [
+                '"t"',
+                "0",
+                "-3",
+                "1.5",
+                "nan",
+                "inf",
+                "true",
+                "[]",
+                '["x"]',
+                f'"{GAME}"',
+                '"ismcts(iterations=0)"',
+            ]
+        )
         lines.append(f"{key} = {value}")
     if rng.random() < 0.5:
         lines.append('[[games]]\ngame = "' + rng.choice([str(GAME), "nope", ""]) + '"')
     if rng.random() < 0.5:
-        lines.append('[[agents]]\nname = "a"\nspec = "' + rng.choice(
-            ["random", "ismcts(seconds=-1)", "heuristic(weights=/nope)", ""]) + '"')
+        lines.append(
+            '[[agents]]\nname = "a"\nspec = "'
+            + rng.choice(["random", "ismcts(seconds=-1)", "heuristic(weights=/nope)", ""])
+            + '"'
+        )
     return "\n".join(lines)
 
 
@@ -70,8 +127,9 @@ def random_npz(rng: random.Random) -> bytes:
     for key in rng.sample(KEYS, rng.randint(0, 10)):
         kind = rng.randrange(5)
         if kind == 0:
-            arrays[key] = np.array(rng.choice(["skip_ai.model/1", "skip_ai.positions/1",
-                                               str(GAME), "x"]))
+            arrays[key] = np.array(
+                rng.choice(["skip_ai.model/1", "skip_ai.positions/1", str(GAME), "x"])
+            )
         elif kind == 1:
             arrays[key] = np.array([rng.randint(-5, 300) for _ in range(rng.randint(0, 4))])
         elif kind == 2:

@@ -12,8 +12,7 @@ from skip_ai.match import match, play_seating
 
 def test_seatings_swap_teams_or_rotate_seats():
     team = pyspiel.load_game("skip_guess(players=6)")
-    assert [list(m) for m in seatings(team)] == [[True] * 3 + [False] * 3,
-                                                 [False] * 3 + [True] * 3]
+    assert [list(m) for m in seatings(team)] == [[True] * 3 + [False] * 3, [False] * 3 + [True] * 3]
     solo = pyspiel.load_game("skip_pyatki(players=3)")
     layouts = seatings(solo)
     assert len(layouts) == 3 and all(m.sum() == 2 for m in layouts)
@@ -38,8 +37,10 @@ def test_match_is_reproducible_and_scores_a():
     assert a.games[cols].equals(b.games[cols])
     assert len(a.games) == 8 and a.deals == 4
     assert a.lo <= a.score <= a.hi
-    assert np.allclose(a.games.score_a, (1 + np.where(a.games.seating == 0, a.games.return_0,
-                                                      a.games.return_1)) / 2)
+    assert np.allclose(
+        a.games.score_a,
+        (1 + np.where(a.games.seating == 0, a.games.return_0, a.games.return_1)) / 2,
+    )
 
 
 def test_match_errors_name_the_problem():
@@ -70,8 +71,21 @@ def test_openspiel_ismcts_agent_plays_legal_moves_within_its_budget():
 
 
 def test_cli_match(capsys):
-    assert main(["match", "skip_columns(players=2,deck=36)", "ismcts(iterations=30)",
-                 "random", "-n", "2", "--seed", "1"]) == 0
+    assert (
+        main(
+            [
+                "match",
+                "skip_columns(players=2,deck=36)",
+                "ismcts(iterations=30)",
+                "random",
+                "-n",
+                "2",
+                "--seed",
+                "1",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "A's score" in out and "over 2 deals (4 games" in out
     assert main(["match", "skip_columns", "random", "nobody(x=1)", "-n", "2"]) == 2

@@ -128,9 +128,16 @@ def test_missing_and_malformed_model_files_are_clear_errors(tmp_path):
         PolicyValueNet.load(partial)
     pickled = tmp_path / "pickled.npz"
     net = _random_net(game)
-    np.savez(pickled, format=np.array("skip_ai.policy_value_net/1"), game=np.array(str(game)),
-             obs_size=np.int64(net.obs_size), num_actions=np.int64(net.num_actions),
-             generation=np.int64(0), dims=net.dims, params=np.array([{"x": 1}], dtype=object))
+    np.savez(
+        pickled,
+        format=np.array("skip_ai.policy_value_net/1"),
+        game=np.array(str(game)),
+        obs_size=np.int64(net.obs_size),
+        num_actions=np.int64(net.num_actions),
+        generation=np.int64(0),
+        dims=net.dims,
+        params=np.array([{"x": 1}], dtype=object),
+    )
     with pytest.raises(ValueError, match="not a model file"):
         PolicyValueNet.load(pickled)
     short = tmp_path / "short.npz"
@@ -163,7 +170,7 @@ def test_value_only_gradient_is_the_full_gradient_without_the_policy_head():
     full, _, _ = _gradient(net, obs, legal, np.full((7, 4), 0.25), value, 1.0)
     only, _, _ = _gradient(net, obs, None, None, value, 1.0)
     # the policy loss does not reach the value head; the hidden layers differ by its part
-    keep = np.r_[0:_policy_offset(net.dims), _value_offset(net.dims):len(net.params)]
+    keep = np.r_[0 : _policy_offset(net.dims), _value_offset(net.dims) : len(net.params)]
     assert only.shape == keep.shape
     assert np.allclose(only[-6:], full[-6:])
 
@@ -177,7 +184,7 @@ def test_heuristic_samples_are_reproducible_and_in_range():
     assert set(np.unique(value)) <= {-1.0, 0.0, 1.0}
     # a game's samples do not depend on the games played before it in a chunk
     alone, _ = heuristic_samples(game, 1, seed=3, progress=False)
-    first = obs[:len(alone)]
+    first = obs[: len(alone)]
     assert np.array_equal(alone, first)
 
 

@@ -48,8 +48,7 @@ def play(env, seed: int) -> tuple[dict, list[int]]:
         _, reward, termination, truncation, info = env.last()
         collected[agent] += reward
         assert not truncation
-        env.step(None if termination
-                 else int(env.action_space(agent).sample(info["action_mask"])))
+        env.step(None if termination else int(env.action_space(agent).sample(info["action_mask"])))
     return collected, env.unwrapped.game_state.history()
 
 
@@ -72,8 +71,9 @@ def test_pickled_env_keeps_its_variant():
     assert env.possible_agents == [f"player_{i}" for i in range(6)]
 
 
-@pytest.mark.parametrize("game, message", [("skip_columns(players=5)", "players=5"),
-                                           ("tic_tac_toe", "unknown game")])
+@pytest.mark.parametrize(
+    "game, message", [("skip_columns(players=5)", "players=5"), ("tic_tac_toe", "unknown game")]
+)
 def test_bad_game_string(game, message):
     with pytest.raises(ValueError, match=message):
         make_env(game)

@@ -26,8 +26,14 @@ def test_callbacks_see_every_event_before_it_is_applied():
         assert state.is_chance_node() and outcome in state.legal_actions()
         events.append(("chance", len(state.history()), outcome))
 
-    state = play(game.new_initial_state(), bots, make_rng(5), on_turn=turn,
-                 on_decision=decision, on_chance=chance)
+    state = play(
+        game.new_initial_state(),
+        bots,
+        make_rng(5),
+        on_turn=turn,
+        on_decision=decision,
+        on_chance=chance,
+    )
     assert state.is_terminal()
     history = state.full_history()
     applied = [e for e in events if e[0] != "turn"]
@@ -43,8 +49,13 @@ def test_policies_are_asked_for_only_when_wanted_and_the_deal_follows_the_seed()
     deals = []
     for policies in (False, True):
         bots = [make_agent("random", game, seed=p) for p in range(2)]
-        state = play(game.new_initial_state(), bots, make_rng(9), policies=policies,
-                     on_decision=lambda d: seen.append(d.policy))
+        state = play(
+            game.new_initial_state(),
+            bots,
+            make_rng(9),
+            policies=policies,
+            on_decision=lambda d: seen.append(d.policy),
+        )
         first_move = next(i for i, h in enumerate(state.full_history()) if h.player >= 0)
         deals.append(state.history()[:first_move])
     assert deals[0] == deals[1]

@@ -31,8 +31,10 @@ def test_masks_list_count_and_select(members, data):
 
 
 @settings(max_examples=10, deadline=None)
-@given(st.sampled_from(["skip_columns(players=2,deck=36)", "skip_columns(players=6,deck=52)"]),
-       st.integers(0, 2**63))
+@given(
+    st.sampled_from(["skip_columns(players=2,deck=36)", "skip_columns(players=6,deck=52)"]),
+    st.integers(0, 2**63),
+)
 def test_every_simulated_game_is_zero_sum_and_complete(game, seed):
     df = simulate(game, 20, seed=seed)
     returns = df.filter(like="return_").to_numpy()

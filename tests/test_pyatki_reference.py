@@ -32,8 +32,11 @@ def is_attack(picked: list[int], limit: int) -> bool:
 
 
 def can_complete(picked: list[int], higher: list[int], limit: int) -> bool:
-    return any(is_attack(picked + list(extra), limit)
-               for k in range(0, 5 - len(picked) + 1) for extra in combinations(higher, k))
+    return any(
+        is_attack(picked + list(extra), limit)
+        for k in range(0, 5 - len(picked) + 1)
+        for extra in combinations(higher, k)
+    )
 
 
 class Reference:
@@ -85,14 +88,21 @@ class Reference:
         if self.stage == "build":
             hand = self.hands[self.attacker]
             top = max(self.picked, default=-1)
-            adds = [c for c in sorted(hand) if c > top and c not in self.picked
-                    and can_complete(self.picked + [c], [h for h in hand if h > c],
-                                     self.limit())]
+            adds = [
+                c
+                for c in sorted(hand)
+                if c > top
+                and c not in self.picked
+                and can_complete(self.picked + [c], [h for h in hand if h > c], self.limit())
+            ]
             return adds + ([ATTACK] if is_attack(self.picked, self.limit()) else [])
         a = self.attack[len(self.answers)]
-        covers = [COVER0 + d for d in sorted(self.hands[self.defender])
-                  if (d // 13 == a // 13 and rank(d) > rank(a))
-                  or (d // 13 == self.trump() and a // 13 != self.trump())]
+        covers = [
+            COVER0 + d
+            for d in sorted(self.hands[self.defender])
+            if (d // 13 == a // 13 and rank(d) > rank(a))
+            or (d // 13 == self.trump() and a // 13 != self.trump())
+        ]
         return covers + [TAKE]
 
     # --- applying ----------------------------------------------------------------------
@@ -247,16 +257,23 @@ class Reference:
 
     def scores(self) -> list[float]:
         if self.pairs:
-            return [-float(len(self.hands[2 * t]) + len(self.hands[2 * t + 1]))
-                    for t in range(2)]
+            return [-float(len(self.hands[2 * t]) + len(self.hands[2 * t + 1])) for t in range(2)]
         return [float(self.n - 1 - p) if p is not None else 0.0 for p in self.place]
 
 
-GAMES = ["skip_pyatki", "skip_pyatki(players=2)", "skip_pyatki(players=2,places=true)",
-         "skip_pyatki(players=4,deck=52,places=true)", "skip_pyatki(players=5,places=true)",
-         "skip_pyatki(players=6)", "skip_pyatki(players=6,deck=52,places=true)",
-         "skip_pyatki(players=3,max_exchanges=10,places=true)",
-         "skip_pyatki_pairs", "skip_pyatki_pairs(deck=36)", "skip_pyatki_pairs(max_exchanges=20)"]
+GAMES = [
+    "skip_pyatki",
+    "skip_pyatki(players=2)",
+    "skip_pyatki(players=2,places=true)",
+    "skip_pyatki(players=4,deck=52,places=true)",
+    "skip_pyatki(players=5,places=true)",
+    "skip_pyatki(players=6)",
+    "skip_pyatki(players=6,deck=52,places=true)",
+    "skip_pyatki(players=3,max_exchanges=10,places=true)",
+    "skip_pyatki_pairs",
+    "skip_pyatki_pairs(deck=36)",
+    "skip_pyatki_pairs(max_exchanges=20)",
+]
 
 
 @pytest.mark.parametrize("game_string", GAMES)
@@ -268,8 +285,9 @@ def test_kernel_agrees_with_the_reference(game_string):
     sizes, ends = set(), set()
     for _ in range(25):
         state = game.new_initial_state()
-        ref = Reference(game.num_players(), p["deck"], p.get("places", False),
-                        p["max_exchanges"], pairs)
+        ref = Reference(
+            game.num_players(), p["deck"], p.get("places", False), p["max_exchanges"], pairs
+        )
         while not state.is_terminal():
             assert state.current_player() == ref.current()
             if state.is_chance_node():
@@ -305,6 +323,9 @@ def test_completability_agrees_with_brute_force():
         limit = int(rng.integers(1, 6))
         q = sum(bit(c) for c in picked)
         h = sum(bit(c) for c in higher)
-        assert attack.completable(q, h, limit) == can_complete(picked, higher, limit), \
-            (cards.cards_to_str(picked), cards.cards_to_str(higher), limit)
+        assert attack.completable(q, h, limit) == can_complete(picked, higher, limit), (
+            cards.cards_to_str(picked),
+            cards.cards_to_str(higher),
+            limit,
+        )
         assert attack.valid_attack(q, limit) == is_attack(picked, limit)

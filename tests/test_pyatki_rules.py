@@ -37,7 +37,7 @@ def seen(state, p):
 
 
 def line(state, start_text):
-    return [l.strip() for l in str(state).splitlines() if l.strip().startswith(start_text)][0]
+    return [row.strip() for row in str(state).splitlines() if row.strip().startswith(start_text)][0]
 
 
 def attacking(state):
@@ -48,13 +48,19 @@ def attacking(state):
 
 # --- §1.1 the deal and the trump card ---------------------------------------------------------
 
+
 def test_five_cards_each_then_the_trump_card_is_turned_never_an_ace():
-    state = deal(pyspiel.load_game("skip_pyatki").new_initial_state(),
-                 {0: "6s 7s 8s 9s Ts", 1: "6c 7c 8c 9c Tc", 2: "6d 7d 8d 9d Td"})
+    state = deal(
+        pyspiel.load_game("skip_pyatki").new_initial_state(),
+        {0: "6s 7s 8s 9s Ts", 1: "6c 7c 8c 9c Tc", 2: "6d 7d 8d 9d Td"},
+    )
     assert state.is_chance_node()
     outcomes = [a for a, _ in state.chance_outcomes()]
-    rest = [c for c in cards.deck(36) if c not in cards.cards_from_str(
-        "6s 7s 8s 9s Ts 6c 7c 8c 9c Tc 6d 7d 8d 9d Td")]
+    rest = [
+        c
+        for c in cards.deck(36)
+        if c not in cards.cards_from_str("6s 7s 8s 9s Ts 6c 7c 8c 9c Tc 6d 7d 8d 9d Td")
+    ]
     assert outcomes == sorted(c for c in rest if c % 13 != 12)  # every undealt card but Aces
     play(state, ["Qh"])
     assert state.current_player() == 0  # nobody holds a heart: seat 0 attacks seat 1
@@ -70,8 +76,14 @@ def test_five_cards_each_then_the_trump_card_is_turned_never_an_ace():
 
 # --- §1.2 and §1.7 the stock and the refills --------------------------------------------------
 
-SIX = {0: "6d 7s 7c 7h As", 1: "8s 8c 8h Js Jc", 2: "Qs Qc Jd 9s 9c", 3: "6s 6c 6h Ts Tc",
-       4: "7d 8d 9h Th Jh", 5: "Kc Ac Qh Kh Ah"}
+SIX = {
+    0: "6d 7s 7c 7h As",
+    1: "8s 8c 8h Js Jc",
+    2: "Qs Qc Jd 9s 9c",
+    3: "6s 6c 6h Ts Tc",
+    4: "7d 8d 9h Th Jh",
+    5: "Kc Ac Qh Kh Ah",
+}
 """Six players, 36 cards: the trump card Td leaves a stock of Ks 9d Qd Kd Ad (and Td)."""
 
 
@@ -113,18 +125,36 @@ def test_no_refill_beyond_five_and_none_once_the_stock_is_empty():
 
 def after_the_stock(state):
     """Exchanges 1 and 2 of the six-player deal: the stock runs out in the first."""
-    play(state, ["7s", "7c", "7h", "ATTACK", "cover with 8s", "cover with 8c", "cover with 8h",
-                 "Ks", "Kd", "9d", "Qd", "Ad"])
+    play(
+        state,
+        [
+            "7s",
+            "7c",
+            "7h",
+            "ATTACK",
+            "cover with 8s",
+            "cover with 8c",
+            "cover with 8h",
+            "Ks",
+            "Kd",
+            "9d",
+            "Qd",
+            "Ad",
+        ],
+    )
     play(state, ["Js", "Jc", "Td", "ATTACK", "cover with Qs", "cover with Qc", "cover with Jd"])
     return state
 
 
 # --- §1.3 who attacks first -------------------------------------------------------------------
 
+
 def test_the_lowest_trump_attacks_first_and_the_trump_card_does_not_count():
-    state = start("skip_pyatki(players=4)",
-                  {0: "6s 7s 8s 9s Ts", 1: "9h 7c 8c 9c Tc", 2: "7h 7d 8d 9d Td",
-                   3: "Kh 6c Js Qs Ks"}, "6h")
+    state = start(
+        "skip_pyatki(players=4)",
+        {0: "6s 7s 8s 9s Ts", 1: "9h 7c 8c 9c Tc", 2: "7h 7d 8d 9d Td", 3: "Kh 6c Js Qs Ks"},
+        "6h",
+    )
     assert state.current_player() == 2 and attacking(state) == (2, 3)
     # only who attacks is public: the others cannot tell which trump he holds
     s = state.kernel_state()
@@ -133,6 +163,7 @@ def test_the_lowest_trump_attacks_first_and_the_trump_card_does_not_count():
 
 
 # --- §1.4 building an attack ------------------------------------------------------------------
+
 
 def test_a_three_card_attack_is_built_in_id_order_only_if_it_can_be_completed():
     hands = {0: "6s 6c 8d 9d Th", 1: "7c 8c 9c Tc Jc", 2: "7d Td Jd Qd Kd"}
@@ -144,10 +175,10 @@ def test_a_three_card_attack_is_built_in_id_order_only_if_it_can_be_completed():
     play(state, ["6c"])
     assert legal_text(state) == ["8d", "9d", "Th"]  # two cards are no attack
     play(state, ["8d"])
-    assert legal_text(state) == ["ATTACK"]          # no second pair for five
+    assert legal_text(state) == ["ATTACK"]  # no second pair for five
     other = start("skip_pyatki", hands, "Ks")
     play(other, ["6c"])
-    assert legal_text(other) == ["ATTACK"]          # 6s is lower: too late for it
+    assert legal_text(other) == ["ATTACK"]  # 6s is lower: too late for it
     play(state, ["ATTACK"])
     assert state.current_player() == 1
     assert line(state, "exchange").endswith("seat 0 attacks seat 1: 6s, 6c, 8d")
@@ -162,9 +193,9 @@ def test_a_five_card_attack_needs_two_disjoint_pairs():
     play(state, ["7c"])
     assert legal_text(state) == ["9c", "9d", "Qh"]
     play(state, ["9c"])
-    assert legal_text(state) == ["9d", "ATTACK"]         # Qh: no fifth card above it
+    assert legal_text(state) == ["9d", "ATTACK"]  # Qh: no fifth card above it
     play(state, ["9d"])
-    assert legal_text(state) == ["Qh"]                   # four cards are no attack
+    assert legal_text(state) == ["Qh"]  # four cards are no attack
     play(state, ["Qh"])
     assert legal_text(state) == ["ATTACK"]
     play(state, ["ATTACK"])
@@ -188,16 +219,26 @@ def test_four_of_a_kind_counts_as_two_pairs_three_of_a_kind_as_one():
 
 def test_the_attack_never_exceeds_the_defenders_hand():
     state = after_the_stock(six())
-    play(state, ["9s", "ATTACK", "TAKE",            # seat 2 on 3, who takes
-                 "7d", "ATTACK", "TAKE"])           # seat 4 on 5, who takes
+    play(
+        state,
+        [
+            "9s",
+            "ATTACK",
+            "TAKE",  # seat 2 on 3, who takes
+            "7d",
+            "ATTACK",
+            "TAKE",
+        ],
+    )  # seat 4 on 5, who takes
     assert attacking(state) == (0, 1)
-    assert hand(state, 1) == "Qd Ad"                 # two cards: single cards only
+    assert hand(state, 1) == "Qd Ad"  # two cards: single cards only
     assert legal_text(state) == ["Ks", "As", "6d", "9d", "Kd"]
     play(state, ["Ks"])
-    assert legal_text(state) == ["ATTACK"]           # Kd would make a pair, but three > 2
+    assert legal_text(state) == ["ATTACK"]  # Kd would make a pair, but three > 2
 
 
 # --- §1.5 and §1.6 the defence ----------------------------------------------------------------
+
 
 def partial():
     hands = {0: "6s 7s 7d 9d Qc", 1: "8c 8d Td Jh Qh", 2: "6c 7c 9c Tc Jc"}
@@ -208,7 +249,7 @@ def partial():
 
 def test_partial_cover_the_accepted_cards_join_after_the_defence():
     state = partial()
-    assert legal_text(state) == ["TAKE"]           # 7s is a trump: only a higher trump covers
+    assert legal_text(state) == ["TAKE"]  # 7s is a trump: only a higher trump covers
     play(state, ["TAKE"])
     # 7s is not in his hand yet, so it cannot cover 7d (it would, as a trump)
     assert legal_text(state) == ["cover with 8d", "cover with Td", "TAKE"]
@@ -254,6 +295,7 @@ def test_a_cover_is_higher_of_the_suit_or_a_trump_on_a_plain_card():
 
 # --- §1.9 and §1.10 going out, places, returns ------------------------------------------------
 
+
 def test_going_out_at_an_attack_ends_the_game_with_no_defence():
     state = after_the_stock(six())
     play(state, ["9s", "ATTACK", "TAKE", "7d", "ATTACK", "TAKE", "Ks", "ATTACK", "TAKE"])
@@ -266,27 +308,50 @@ def test_going_out_at_an_attack_ends_the_game_with_no_defence():
 
 def test_with_places_play_goes_on_and_the_attacker_skips_players_who_are_out():
     state = after_the_stock(six("skip_pyatki(players=6,places=true)"))
-    play(state, ["9s", "ATTACK", "TAKE", "7d", "ATTACK", "TAKE", "Ks", "ATTACK", "TAKE",
-                 "9c", "ATTACK"])
+    play(
+        state,
+        ["9s", "ATTACK", "TAKE", "7d", "ATTACK", "TAKE", "Ks", "ATTACK", "TAKE", "9c", "ATTACK"],
+    )
     assert not state.is_terminal() and state.scores() == [0, 0, 5, 0, 0, 0]
     assert state.current_player() == 3  # the defence still happens
     play(state, ["cover with Tc"])
     assert attacking(state) == (3, 4)
-    play(state, ["6s", "ATTACK", "TAKE"])        # 3 on 4; 4 takes
+    play(state, ["6s", "ATTACK", "TAKE"])  # 3 on 4; 4 takes
     assert attacking(state) == (5, 0)
-    play(state, ["Kc", "ATTACK", "TAKE"])        # 5 on 0; 0 takes
-    assert attacking(state) == (1, 3)            # seat 2 is out: seat 1 attacks seat 3
+    play(state, ["Kc", "ATTACK", "TAKE"])  # 5 on 0; 0 takes
+    assert attacking(state) == (1, 3)  # seat 2 is out: seat 1 attacks seat 3
 
 
-SIX_B = {0: "6d 7s 7c 7h 6s", 1: "8s 8c 8h Js Jc", 2: "Qs As Qc Jd Ad", 3: "9s Ts 6c 9c Tc",
-         4: "Kc Ac 7d 8d 9d", 5: "6h 9h Th Jh Qh"}
+SIX_B = {
+    0: "6d 7s 7c 7h 6s",
+    1: "8s 8c 8h Js Jc",
+    2: "Qs As Qc Jd Ad",
+    3: "9s Ts 6c 9c Tc",
+    4: "Kc Ac 7d 8d 9d",
+    5: "6h 9h Th Jh Qh",
+}
 """Stock Ks Kd Qd Kh Ah under the trump card Td: seat 1 will attack with five, his last."""
 
 
 def two_out(game_string):
     state = start(game_string, SIX_B, "Td")
-    play(state, ["7s", "7c", "7h", "ATTACK", "cover with 8s", "cover with 8c", "cover with 8h",
-                 "Qd", "Kh", "Ah", "Ks", "Kd"])
+    play(
+        state,
+        [
+            "7s",
+            "7c",
+            "7h",
+            "ATTACK",
+            "cover with 8s",
+            "cover with 8c",
+            "cover with 8h",
+            "Qd",
+            "Kh",
+            "Ah",
+            "Ks",
+            "Kd",
+        ],
+    )
     assert hand(state, 1) == "Js Ks Jc Td Kd"
     play(state, ["Js", "Ks", "Jc", "Td", "Kd", "ATTACK"])
     return state
@@ -295,13 +360,13 @@ def two_out(game_string):
 def test_two_players_out_in_one_exchange_take_places_in_order():
     state = two_out("skip_pyatki(players=6,places=true)")
     assert state.scores() == [0, 5, 0, 0, 0, 0] and state.current_player() == 2
-    play(state, ["cover with Qs", "cover with As", "cover with Qc", "cover with Jd",
-                 "cover with Ad"])
+    play(
+        state, ["cover with Qs", "cover with As", "cover with Qc", "cover with Jd", "cover with Ad"]
+    )
     assert state.scores() == [0, 5, 4, 0, 0, 0]
     # seat 2 covered everything but is out: the next seat still in attacks
     assert attacking(state) == (3, 4)
-    assert "[out: place 1]" in line(state, "seat 1:") and "[out: place 2]" in line(state,
-                                                                                   "seat 2:")
+    assert "[out: place 1]" in line(state, "seat 1:") and "[out: place 2]" in line(state, "seat 2:")
 
 
 def test_without_places_the_first_out_wins_at_once():
@@ -320,7 +385,7 @@ def test_two_players_the_first_out_ends_the_game(places):
             assert state.scores() == [0.0, 0.0]  # nobody out before the end
             if state.is_player_node():
                 a, d = attacking(state)
-                assert d == 1 - a                # always the other player
+                assert d == 1 - a  # always the other player
             state.apply_action(int(rng.choice(state.legal_actions())))
         winner = state.scores().index(1.0)
         assert state.scores() == [1.0 if q == winner else 0.0 for q in range(2)]
@@ -341,6 +406,7 @@ def test_places_returns_spread_from_one_to_minus_one():
 
 # --- §1.11 the cap ----------------------------------------------------------------------------
 
+
 def test_the_cap_stops_the_game_and_nobody_out_gets_zero():
     state = after_the_stock(six("skip_pyatki(players=6,max_exchanges=2)"))
     assert state.is_terminal()
@@ -352,8 +418,9 @@ def test_the_cap_stops_the_game_and_nobody_out_gets_zero():
 
 def test_at_the_cap_the_players_still_in_share_the_places_left():
     state = two_out("skip_pyatki(players=6,places=true,max_exchanges=2)")
-    play(state, ["cover with Qs", "cover with As", "cover with Qc", "cover with Jd",
-                 "cover with Ad"])
+    play(
+        state, ["cover with Qs", "cover with As", "cover with Qc", "cover with Jd", "cover with Ad"]
+    )
     assert state.is_terminal()
     # places 2..5 are worth 0.2, -0.2, -0.6, -1: each of the four still in gets -0.4
     assert state.returns() == pytest.approx([-0.4, 1.0, 0.6, -0.4, -0.4, -0.4])
@@ -361,8 +428,10 @@ def test_at_the_cap_the_players_still_in_share_the_places_left():
 
 
 def test_max_game_length_bounds_every_game():
-    for game_string in ["skip_pyatki(players=6,max_exchanges=5)",
-                        "skip_pyatki_pairs(max_exchanges=5)"]:
+    for game_string in [
+        "skip_pyatki(players=6,max_exchanges=5)",
+        "skip_pyatki_pairs(max_exchanges=5)",
+    ]:
         game = pyspiel.load_game(game_string)
         rng = np.random.default_rng(0)
         for _ in range(30):
@@ -378,6 +447,7 @@ def test_max_game_length_bounds_every_game():
 
 
 # --- §2 Pyatki for pairs ----------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("deck,size", [(52, 13), (36, 9)])
 def test_pairs_the_whole_deck_is_dealt_and_the_last_card_shown_gives_trump(deck, size):
@@ -396,8 +466,12 @@ def test_pairs_the_whole_deck_is_dealt_and_the_last_card_shown_gives_trump(deck,
 
 # The seed's example: А, Б, В, Г = seats 0, 1, 2, 3; А–Б and В–Г are partners; А sits
 # opposite Г, Б opposite В. Hearts are trumps (Г's last card Th); В holds the 6 of hearts.
-SEED = {0: "6s 7s 6c 7c 8d Jh Qh Kh Ah", 1: "9s Ts Js Qs Ks As 6d 7d 8c",
-        2: "6h 8s 9c Tc Jc Qc Kc Ac 9d", 3: "Td Jd Qd Kd Ad 7h 8h 9h Th"}
+SEED = {
+    0: "6s 7s 6c 7c 8d Jh Qh Kh Ah",
+    1: "9s Ts Js Qs Ks As 6d 7d 8c",
+    2: "6h 8s 9c Tc Jc Qc Kc Ac 9d",
+    3: "Td Jd Qd Kd Ad 7h 8h 9h Th",
+}
 
 
 def test_pairs_the_lowest_trump_attacks_the_opposite_seat_and_is_known():
@@ -412,16 +486,14 @@ def test_pairs_the_seed_example_sequence():
     play(state, ["8s", "ATTACK"])
     took = state.clone()
     play(took, ["TAKE"])
-    assert attacking(took) == (3, 0)            # Б accepted: Г attacks А
+    assert attacking(took) == (3, 0)  # Б accepted: Г attacks А
     play(state, ["cover with 9s"])
-    assert attacking(state) == (0, 3)           # Б covered everything: А attacks Г
-    play(state, ["6s", "7s", "6c", "7c", "8d", "ATTACK", "TAKE", "TAKE", "TAKE", "TAKE",
-                 "TAKE"])
-    assert attacking(state) == (1, 2)           # Г accepted: Б attacks В
+    assert attacking(state) == (0, 3)  # Б covered everything: А attacks Г
+    play(state, ["6s", "7s", "6c", "7c", "8d", "ATTACK", "TAKE", "TAKE", "TAKE", "TAKE", "TAKE"])
+    assert attacking(state) == (1, 2)  # Г accepted: Б attacks В
     play(state, ["6d", "ATTACK", "cover with 9d"])
-    assert attacking(state) == (3, 0)           # В covered everything: Г attacks А
-    play(state, ["6s", "7s", "6c", "ATTACK", "cover with Jh", "cover with Qh",
-                 "cover with Kh"])
+    assert attacking(state) == (3, 0)  # В covered everything: Г attacks А
+    play(state, ["6s", "7s", "6c", "ATTACK", "cover with Jh", "cover with Qh", "cover with Kh"])
     assert attacking(state) == (1, 2)
     play(state, ["7d", "ATTACK", "cover with 6h"])
     assert attacking(state) == (3, 0)
@@ -429,21 +501,21 @@ def test_pairs_the_seed_example_sequence():
     # Г attacks А, who covers and is out of cards
     play(state, ["7c", "ATTACK", "cover with Ah"])
     assert hand(state, 0) == "" and not state.is_terminal()
-    assert attacking(state) == (1, 2)           # then Б attacks В (who sat out)
+    assert attacking(state) == (1, 2)  # then Б attacks В (who sat out)
     play(state, ["8c", "ATTACK"])
     covered = state.clone()
     play(covered, ["cover with 9c"])
-    assert attacking(covered) == (3, 1)         # В covers: Г attacks Б (А has no cards)
+    assert attacking(covered) == (3, 1)  # В covers: Г attacks Б (А has no cards)
     play(state, ["TAKE"])
-    assert attacking(state) == (1, 3)           # В accepts: Б attacks Г
+    assert attacking(state) == (1, 3)  # В accepts: Б attacks Г
 
 
 def test_pairs_attack_rules_and_limits_are_those_of_pyatki():
     state = start("skip_pyatki_pairs(deck=36)", SEED)
     other = state.clone()
-    play(state, ["9c"])    # 9c pairs with 9d above it: anything between may join
+    play(state, ["9c"])  # 9c pairs with 9d above it: anything between may join
     assert legal_text(state) == ["Tc", "Jc", "Qc", "Kc", "Ac", "9d", "ATTACK"]
-    play(other, ["Kc"])    # no pair for Kc among Ac 9d 6h
+    play(other, ["Kc"])  # no pair for Kc among Ac 9d 6h
     assert legal_text(other) == ["ATTACK"]
 
 
@@ -489,8 +561,9 @@ def test_picks_prove_the_attacker_can_complete_them_and_resampling_keeps_that():
     defender's hand, only Jh can do it, so every world the defender imagines gives it to the
     attacker (one hidden card among 42: many draws are redrawn, some worlds keep the attacker's
     hidden cards as they are)."""
-    state = start("skip_pyatki(players=2,deck=52)", {0: "7s 9s 7c Jc Jh", 1: "9d 9h Jd 2c 3c"},
-                  "Ks")
+    state = start(
+        "skip_pyatki(players=2,deck=52)", {0: "7s 9s 7c Jc Jh", 1: "9d 9h Jd 2c 3c"}, "Ks"
+    )
     play(state, ["7s", "9s", "7c", "Jc"])
     assert legal_text(state) == ["Jh"]
     jh = cards.from_str("Jh")

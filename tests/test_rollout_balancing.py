@@ -1,4 +1,5 @@
-"""Simulation balancing (skip_ai.training.rollout_balancing): expert positions, the rollouts' squared
+"""Simulation balancing (skip_ai.training.rollout_balancing): expert positions, the rollouts'
+squared
 bias, the tuning, its file and its commands."""
 
 import json
@@ -42,8 +43,7 @@ def test_expert_positions_are_decisions_with_their_movers_final_return(positions
     for s in pos.states:  # every kept decision had a choice
         assert game.spec.kernel.legal_actions(s.copy(), legal) > 1
     again = expert_positions(GAME, EXPERT, n_games=6, per_game=5, seed=3, progress=False)
-    assert np.array_equal(again.states, pos.states) and np.array_equal(again.targets,
-                                                                       pos.targets)
+    assert np.array_equal(again.states, pos.states) and np.array_equal(again.targets, pos.targets)
     # one game's positions: partners share the outcome, and the two teams' add up to 1
     one = expert_positions(GAME, EXPERT, n_games=1, per_game=10, seed=3, progress=False)
     team = game.teams()[one.movers]
@@ -80,8 +80,9 @@ def test_rollout_error_is_reproducible_and_unbiased_in_the_number_of_rollouts(po
     playouts average it (up to noise); without it, few playouts would look worse."""
     game = pyspiel.load_game(GAME)
     w = heuristic_module(game.spec.kernel).WEIGHTS
-    assert rollout_error(game, positions, w, 0.2, 8, seed=1) == \
-        rollout_error(game, positions, w, 0.2, 8, seed=1)
+    assert rollout_error(game, positions, w, 0.2, 8, seed=1) == rollout_error(
+        game, positions, w, 0.2, 8, seed=1
+    )
     few = np.mean([rollout_error(game, positions, w, 0.2, 4, seed=s) for s in range(20)])
     many = rollout_error(game, positions, w, 0.2, 200, seed=99)
     assert abs(few - many) < 0.02
@@ -93,8 +94,9 @@ def test_rollout_error_is_reproducible_and_unbiased_in_the_number_of_rollouts(po
 
 def test_balancing_gives_a_search_file_that_ismcts_loads(positions, tmp_path):
     game = pyspiel.load_game(GAME)
-    r = balance(game, positions, rounds=2, population=4, elite=2, rollouts=4, seed=1,
-                progress=False)
+    r = balance(
+        game, positions, rounds=2, population=4, elite=2, rollouts=4, seed=1, progress=False
+    )
     assert [h["round"] for h in r.rounds] == [0, 1]
     assert all(len(h["mean"]) == 3 + len(r.names) and "held_out_error" in h for h in r.rounds)
     assert 0 <= r.config.rollout_eps <= 1 and r.config.effective_prior_c == 0
@@ -119,16 +121,51 @@ def test_balancing_gives_a_search_file_that_ismcts_loads(positions, tmp_path):
 
 def test_positions_and_balance_commands(tmp_path, capsys):
     pos, out = tmp_path / "pos.npz", tmp_path / "bal.json"
-    assert main(["positions", GAME, "--expert", EXPERT, "--games", "3", "--per-game", "4",
-                 "--out", str(pos)]) == 0
+    assert (
+        main(
+            [
+                "positions",
+                GAME,
+                "--expert",
+                EXPERT,
+                "--games",
+                "3",
+                "--per-game",
+                "4",
+                "--out",
+                str(pos),
+            ]
+        )
+        == 0
+    )
     assert "positions from 3 games" in capsys.readouterr().out
-    assert main(["tune", GAME, "--balance", str(pos), "--rounds", "1", "--population", "3",
-                 "--elite", "1", "--rollouts", "4", "--out", str(out)]) == 0
+    assert (
+        main(
+            [
+                "tune",
+                GAME,
+                "--balance",
+                str(pos),
+                "--rounds",
+                "1",
+                "--population",
+                "3",
+                "--elite",
+                "1",
+                "--rollouts",
+                "4",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     assert "held-out squared bias" in capsys.readouterr().out
     assert json.loads(out.read_text())["balanced_on"] == EXPERT
-    assert main(["tune", GAME, "--balance", str(pos), "--search", "iterations=5",
-                 "--out", str(out)]) == 2
+    assert (
+        main(["tune", GAME, "--balance", str(pos), "--search", "iterations=5", "--out", str(out)])
+        == 2
+    )
     assert "give one" in capsys.readouterr().err
-    assert main(["tune", "skip_harvest(players=4)", "--balance", str(pos),
-                 "--out", str(out)]) == 2
+    assert main(["tune", "skip_harvest(players=4)", "--balance", str(pos), "--out", str(out)]) == 2
     assert "positions are from" in capsys.readouterr().err

@@ -53,18 +53,21 @@ def test_every_parameter_has_a_row_with_its_default_and_allowed_values(name):
     for p in REGISTRY[name].params:
         assert p.name in rows, f"{name}: parameter {p.name} is not on the page"
         default, allowed, what = rows[p.name]
-        assert re.match(rf"{re.escape(_text(p.default))}\b", default), \
+        assert re.match(rf"{re.escape(_text(p.default))}\b", default), (
             f"{name}: {p.name}'s default should read {_text(p.default)}, not {default!r}"
-        assert {v.strip() for v in allowed.split(",")} == {_text(c) for c in p.choices}, \
+        )
+        assert {v.strip() for v in allowed.split(",")} == {_text(c) for c in p.choices}, (
             f"{name}: {p.name} allows {[_text(c) for c in p.choices]}, the page says {allowed!r}"
+        )
         assert what
 
 
 @pytest.mark.parametrize("name", GAMES)
 def test_the_page_states_num_distinct_actions(name):
     n = pyspiel.load_game(name).num_distinct_actions()
-    assert re.search(rf"num_distinct_actions`? = {n}\b", _section(rules.page(name), "Actions")), \
+    assert re.search(rf"num_distinct_actions`? = {n}\b", _section(rules.page(name), "Actions")), (
         f"{name}: the Actions section should state num_distinct_actions = {n} (defaults)"
+    )
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -61,6 +61,7 @@ QUIET1 = "3s 6s 9s Qs 4c 7c Tc Kc 5d 8d"
 
 # ----- rules 1–2: deal, up-card, stock -----------------------------------------------------
 
+
 @pytest.mark.parametrize("players, size", [(2, 10), (3, 7), (4, 7), (5, 6), (6, 6)])
 def test_deal_sizes_and_order(players, size):
     game = pyspiel.load_game(f"classic_rummy(players={players})")
@@ -95,6 +96,7 @@ def test_first_player_may_take_the_up_card_and_throw_it_back():
 
 # ----- rules 3–4: turns and draws --------------------------------------------------------
 
+
 def test_a_turn_is_draw_then_melds_then_one_discard():
     state = start({0: QUIET0, 1: QUIET1}, "Ah")
     # before the draw nothing but a draw
@@ -128,10 +130,12 @@ def test_a_stock_draw_is_seen_by_the_drawer_alone_a_pile_draw_by_everyone():
 
 # ----- rule 5: melds -----------------------------------------------------------------------
 
+
 def test_meld_action_ids_of_rules():
     assert meld_cards(273) == sum(1 << C(c) for c in ("As", "2s", "3s"))
-    assert meld_cards(283) == sum(1 << C(c) for c in
-                                  "As 2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks".split())
+    assert meld_cards(283) == sum(
+        1 << C(c) for c in "As 2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks".split()
+    )
     assert meld_cards(492) == sum(1 << C(c) for c in ("3h", "4h", "5h"))
     assert meld_cards(536) == sum(1 << C(c) for c in ("Jh", "Qh", "Kh"))
     # MELD_SET: k = the suit left out, 4 = all four
@@ -140,13 +144,20 @@ def test_meld_action_ids_of_rules():
 
 
 def test_sets_and_ace_low_sequences():
-    state = start({0: "As 2s 3s 4s 7c 7d 7h 7s Qh Kh", 1: "5s 9s Js 2c 5c 9c Jc 2d 5d Td"},
-                  "5h")
+    state = start({0: "As 2s 3s 4s 7c 7d 7h 7s Qh Kh", 1: "5s 9s Js 2c 5c 9c Jc 2d 5d Td"}, "5h")
     play(state, ["DRAW_STOCK", "Ah"])
     melds = [t for t in legal_text(state) if t.startswith("meld")]
     # Q-K-A and K-A-2 are no sequences; A-2-3 and A-2-3-4 are
-    assert melds == ["meld 7c7d7h", "meld 7s7d7h", "meld 7s7c7h", "meld 7s7c7d", "meld 7s7c7d7h",
-                     "meld As2s3s", "meld As2s3s4s", "meld 2s3s4s"]
+    assert melds == [
+        "meld 7c7d7h",
+        "meld 7s7d7h",
+        "meld 7s7c7h",
+        "meld 7s7c7d",
+        "meld 7s7c7d7h",
+        "meld As2s3s",
+        "meld As2s3s4s",
+        "meld 2s3s4s",
+    ]
     ids = [a for a in state.legal_actions() if a >= 208]
     assert ids == [233, 234, 235, 236, 237, 273, 274, 273 + 11]
     play(state, ["meld 7s7c7d7h", "meld As2s3s4s"])
@@ -158,8 +169,7 @@ def test_sets_and_ace_low_sequences():
 
 
 def test_a_meld_must_leave_a_card_in_hand():
-    state = start({0: "As 2s 3s 4s 5s 6s 7s 8s 9s Ts", 1: "2c 5c 8c Jc 3d 6d 9d Qd 4h 7h"},
-                  "5h")
+    state = start({0: "As 2s 3s 4s 5s 6s 7s 8s 9s Ts", 1: "2c 5c 8c Jc 3d 6d 9d Qd 4h 7h"}, "5h")
     play(state, ["DRAW_STOCK", "Js"])
     melds = [t for t in legal_text(state) if t.startswith("meld")]
     assert "meld As2s3s4s5s6s7s8s9sTs" in melds  # 10 of 11 cards
@@ -182,16 +192,18 @@ def test_one_card_with_three_targets():
     assert line(state, "melds") == "melds: 2h3h4h 6h7h8h 5s5c5d"
     lays = [a for a in state.legal_actions() if 52 <= a < 208]
     assert lays == [layoff("5h", SET), layoff("5h", BELOW), layoff("5h", ABOVE)]
-    assert [state.action_to_string(0, a) for a in lays] == ["lay 5h set", "lay 5h below",
-                                                            "lay 5h above"]
+    assert [state.action_to_string(0, a) for a in lays] == [
+        "lay 5h set",
+        "lay 5h below",
+        "lay 5h above",
+    ]
     play(state, ["lay 5h above"])
     assert line(state, "melds") == "melds: 2h3h4h5h 6h7h8h 5s5c5d"
     assert legal_text(state) == ["Qd"]  # one card left
 
 
 def test_lay_off_on_another_players_melds_ace_only_below_a_two_nothing_above_a_king():
-    state = start({0: "2h 3h 4h Jc Qc Kc 9s 9d Ts Td", 1: "Ah 5h Ac 9h 9c Tc 3s 6d 8d Qs"},
-                  "Kd")
+    state = start({0: "2h 3h 4h Jc Qc Kc 9s 9d Ts Td", 1: "Ah 5h Ac 9h 9c Tc 3s 6d 8d Qs"}, "Kd")
     play(state, ["DRAW_STOCK", "7s", "meld 2h3h4h", "meld JcQcKc", "7s"])
     play(state, ["DRAW_STOCK", "4c"])
     lays = [state.action_to_string(1, a) for a in state.legal_actions() if 52 <= a < 208]
@@ -200,13 +212,13 @@ def test_lay_off_on_another_players_melds_ace_only_below_a_two_nothing_above_a_k
     play(state, ["lay Ah below", "lay 5h above", "lay Tc below"])
     assert line(state, "melds") == "melds: Ah2h3h4h5h TcJcQcKc"
     # each lay-off moves the target: 9c now fits below Tc, nothing fits above Kc
-    assert [state.action_to_string(1, a) for a in state.legal_actions() if 52 <= a < 208] == \
-        ["lay 9c below"]
+    assert [state.action_to_string(1, a) for a in state.legal_actions() if 52 <= a < 208] == [
+        "lay 9c below"
+    ]
 
 
 def test_the_fourth_card_of_a_set():
-    state = start({0: "9s 9d 9h 2c 5c 8c Jc 3d 6d Kd", 1: "9c 2s 5s 8s Js 4d 7d Qd 3h 6h"},
-                  "Kh")
+    state = start({0: "9s 9d 9h 2c 5c 8c Jc 3d 6d Kd", 1: "9c 2s 5s 8s Js 4d 7d Qd 3h 6h"}, "Kh")
     play(state, ["DRAW_STOCK", "Ah", "meld 9s9d9h", "Ah"])
     play(state, ["DRAW_STOCK", "Th"])
     assert "lay 9c set" in legal_text(state)
@@ -216,10 +228,10 @@ def test_the_fourth_card_of_a_set():
 
 # ----- rules 7–8: the last card, claims ----------------------------------------------------
 
+
 def test_discarding_the_last_card_goes_out_and_opens_no_window():
     # seat 1 lays its last but one card off, then throws a card that fits: out, no claim
-    state = start({0: "2h 3h 4h Jc Qc Kc 5s 8s Ts Td", 1: "As 2s 3s 4s 5d 6d 7d 8d 9d 5h"},
-                  "Kd")
+    state = start({0: "2h 3h 4h Jc Qc Kc 5s 8s Ts Td", 1: "As 2s 3s 4s 5d 6d 7d 8d 9d 5h"}, "Kd")
     play(state, ["DRAW_STOCK", "7c", "meld 2h3h4h", "meld JcQcKc", "7c"])
     play(state, ["DRAW_STOCK", "6h", "meld As2s3s4s", "meld 5d6d7d8d9d"])
     assert hand(state, 1) == "5h 6h"
@@ -234,8 +246,11 @@ def test_discarding_the_last_card_goes_out_and_opens_no_window():
 
 def claim_table():
     """Seat 0 melds 6h7h8h and throws 9h (it fits above): a claim window for seats 1, 2."""
-    state = start({0: "6h 7h 8h 9h 2c 3d 4s", 1: "Qs Qc 2d 5c 8d Jh Ks", 2: "5h 9s 3c 6d Td Ac Kc"},
-                  "Ad", players=3)
+    state = start(
+        {0: "6h 7h 8h 9h 2c 3d 4s", 1: "Qs Qc 2d 5c 8d Jh Ks", 2: "5h 9s 3c 6d Td Ac Kc"},
+        "Ad",
+        players=3,
+    )
     play(state, ["DRAW_STOCK", "Kd", "meld 6h7h8h", "9h"])
     return state
 
@@ -257,8 +272,10 @@ def test_a_claim_with_a_chained_counter_claim():
     # one target: laid off at once; the claimer must discard
     assert line(state, "melds") == "melds: 6h7h8h9h"
     assert state.current_player() == 2
-    assert legal_text(state) == cards.cards_to_str(
-        sorted(C(c) for c in "5h 9s 3c 6d Td Ac Kc".split())).split()
+    assert (
+        legal_text(state)
+        == cards.cards_to_str(sorted(C(c) for c in "5h 9s 3c 6d Td Ac Kc".split())).split()
+    )
     play(state, ["5h"])  # fits below 6h: a new window, from the claimer's left
     assert state.current_player() == 0 and legal_text(state) == ["RUMMY", "DECLINE"]
     assert line(state, "claim window") == "claim window: seat 2's discard 5h fits a meld"
@@ -315,6 +332,7 @@ def test_a_claimer_who_discards_his_last_card_goes_out_never_a_tablecloth():
 
 # ----- rule 9: the turn-over --------------------------------------------------------------
 
+
 def test_turn_over_without_shuffling_gives_the_exact_stock_order():
     game = pyspiel.load_game("classic_rummy(players=6)")
     state = deal(game.new_initial_state(), {}, fill=True)  # 36 cards dealt
@@ -330,8 +348,9 @@ def test_turn_over_without_shuffling_gives_the_exact_stock_order():
     # new pile, the rest becomes the stock in the same order (oldest first)
     assert state.current_player() == 15 % 6
     assert line(state, "pile") == f"pile (bottom first): {cards.to_str(pile[0])}"
-    assert line(state, "stock") == ("stock (turned over 1×, next first): "
-                                    + cards.cards_to_str(pile[1:]))
+    assert line(state, "stock") == (
+        "stock (turned over 1×, next first): " + cards.cards_to_str(pile[1:])
+    )
     obs = np.array(state.observation_tensor(0))
     assert obs[OBS_STOCK + pile[1]] == pytest.approx(1 / 52)
     assert obs[OBS_STOCK + pile[15]] == pytest.approx(15 / 52)
@@ -343,8 +362,9 @@ def test_turn_over_without_shuffling_gives_the_exact_stock_order():
         assert cards.to_str(pile[i]) in line(state, "known in hands")
         assert state.information_state_string((p + 1) % 6).split()[-1] == f"{p}:DRAW_STOCK"
         play(state, [pile[i]])
-    assert line(state, "stock") == ("stock (turned over 1×, next first): "
-                                    + cards.cards_to_str(pile[4:]))
+    assert line(state, "stock") == (
+        "stock (turned over 1×, next first): " + cards.cards_to_str(pile[4:])
+    )
 
 
 # ----- rules 10–11: tablecloth, score and returns -----------------------------------------
@@ -372,8 +392,11 @@ def test_no_tablecloth_after_an_earlier_meld():
 
 
 def test_returns_with_more_players_ace_one_pictures_ten():
-    state = start({0: "2h 3h 4h 5h 7c 8c 9c", 1: "Ah Kd Qs 2s 3s 4d 6s", 2: "Jc Jd Js Tc 2d 3c 4c"},
-                  "6c", players=3)
+    state = start(
+        {0: "2h 3h 4h 5h 7c 8c 9c", 1: "Ah Kd Qs 2s 3s 4d 6s", 2: "Jc Jd Js Tc 2d 3c 4c"},
+        "6c",
+        players=3,
+    )
     play(state, ["DRAW_STOCK", "9d", "meld 2h3h4h5h", "meld 7c8c9c", "9d"])
     c1 = 1 + 10 + 10 + 2 + 3 + 4 + 6
     c2 = 10 + 10 + 10 + 10 + 2 + 3 + 4
@@ -382,6 +405,7 @@ def test_returns_with_more_players_ace_one_pictures_ten():
 
 
 # ----- rule 12: the cap ---------------------------------------------------------------------
+
 
 def test_dead_hand_after_max_turns():
     state = start({0: QUIET0, 1: QUIET1}, "Ah", max_turns=3)
@@ -405,10 +429,24 @@ def test_claims_are_not_turns():
 
 # ----- information and resampling ---------------------------------------------------------
 
+
 def test_resampling_keeps_cards_taken_from_the_pile_and_moves_stock_draws():
     state = start({0: QUIET0, 1: QUIET1}, "Ah")
-    play(state, ["DRAW_STOCK", "Kh", "Kh", "DRAW_DISCARD", "Qs", "DRAW_STOCK", "Jh", "Jh",
-                 "DRAW_STOCK", "Th"])
+    play(
+        state,
+        [
+            "DRAW_STOCK",
+            "Kh",
+            "Kh",
+            "DRAW_DISCARD",
+            "Qs",
+            "DRAW_STOCK",
+            "Jh",
+            "Jh",
+            "DRAW_STOCK",
+            "Th",
+        ],
+    )
     # seat 1 holds Kh (taken from the pile: public) and Th (from the stock: private)
     moved = set()
     for seed in range(40):

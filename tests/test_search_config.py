@@ -19,26 +19,29 @@ from skip_ai.tournament.config import Agent, parse_config
 GAME = "skip_columns(players=2,deck=36)"
 
 
-@pytest.mark.parametrize("options, message", [
-    ({"iterations": 5, "seconds": 1.0}, "exactly one budget"),
-    ({"iterations": 0}, "iterations must be a positive integer"),
-    ({"iterations": 2.5}, "iterations must be a positive integer"),
-    ({"seconds": -1}, "seconds must be a positive finite number"),
-    ({"seconds": math.inf}, "seconds must be a positive finite number"),
-    ({"uct_c": math.nan}, "uct_c must be a finite number ≥ 0"),
-    ({"uct_c": "wide"}, "uct_c must be a finite number ≥ 0"),
-    ({"rollout_eps": 1.5}, "rollout_eps must be a finite number in \\[0, 1\\]"),
-    ({"prior_c": -0.1}, "prior_c must be a finite number ≥ 0"),
-    ({"rollout": "smart"}, "rollout must be random, heuristic or model"),
-    ({"final": "best"}, "final must be visits or value"),
-    ({"heuristic_prior": 2}, "heuristic_prior must be true or false"),
-    ({"weights": (1.0, math.inf)}, "weights must be finite numbers"),
-    ({"weights": "w.json"}, "weights must be a list of numbers"),
-    ({"rollout": "model"}, "rollout=model needs a model=PATH"),
-    ({"model": "m.npz", "heuristic_prior": True}, "two priors"),
-    ({"value_after": 2}, "value_after needs a model"),
-    ({"model": "m.npz", "value_after": -1}, "value_after must be an integer ≥ 0"),
-])
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        ({"iterations": 5, "seconds": 1.0}, "exactly one budget"),
+        ({"iterations": 0}, "iterations must be a positive integer"),
+        ({"iterations": 2.5}, "iterations must be a positive integer"),
+        ({"seconds": -1}, "seconds must be a positive finite number"),
+        ({"seconds": math.inf}, "seconds must be a positive finite number"),
+        ({"uct_c": math.nan}, "uct_c must be a finite number ≥ 0"),
+        ({"uct_c": "wide"}, "uct_c must be a finite number ≥ 0"),
+        ({"rollout_eps": 1.5}, "rollout_eps must be a finite number in \\[0, 1\\]"),
+        ({"prior_c": -0.1}, "prior_c must be a finite number ≥ 0"),
+        ({"rollout": "smart"}, "rollout must be random, heuristic or model"),
+        ({"final": "best"}, "final must be visits or value"),
+        ({"heuristic_prior": 2}, "heuristic_prior must be true or false"),
+        ({"weights": (1.0, math.inf)}, "weights must be finite numbers"),
+        ({"weights": "w.json"}, "weights must be a list of numbers"),
+        ({"rollout": "model"}, "rollout=model needs a model=PATH"),
+        ({"model": "m.npz", "heuristic_prior": True}, "two priors"),
+        ({"value_after": 2}, "value_after needs a model"),
+        ({"model": "m.npz", "value_after": -1}, "value_after must be an integer ≥ 0"),
+    ],
+)
 def test_bad_settings_are_one_line_errors(options, message):
     with pytest.raises(ValueError, match=message) as e:
         SearchConfig(**options)
@@ -51,19 +54,35 @@ def test_a_config_is_normalised_once_and_says_what_differs():
     assert c.budget == "seconds=1" and SearchConfig(seconds=0.02).budget == "seconds=0.02"
     assert str(c) == "ismcts(seconds=1.0,uct_c=1.0,weights=[1,2])"
     assert hash(c) == hash(SearchConfig(seconds=1.0, uct_c=1.0, weights=(1.0, 2.0)))
-    assert c.effective_prior_c == 0 and dataclasses.replace(
-        c, heuristic_prior=True).effective_prior_c == 1.0
+    assert (
+        c.effective_prior_c == 0
+        and dataclasses.replace(c, heuristic_prior=True).effective_prior_c == 1.0
+    )
 
 
 def test_the_file_form_round_trips_and_refuses_what_it_cannot_hold(tmp_path):
     game = pyspiel.load_game("skip_brook(players=4)")
-    c = SearchConfig(iterations=9, uct_c=0.9, rollout_eps=0.25, prior_c=1.5,
-                     heuristic_prior=True, weights=(1.0, 0.0, 1.5, 0.5, 1.5))
+    c = SearchConfig(
+        iterations=9,
+        uct_c=0.9,
+        rollout_eps=0.25,
+        prior_c=1.5,
+        heuristic_prior=True,
+        weights=(1.0, 0.0, 1.5, 0.5, 1.5),
+    )
     path = tmp_path / "s.json"
     save_search_config(path, game, c, {"rounds": []})
     data = json.loads(path.read_text())
-    assert list(data)[:8] == ["format", "game", "budget", "uct_c", "rollout_eps", "prior_c",
-                              "names", "weights"]
+    assert list(data)[:8] == [
+        "format",
+        "game",
+        "budget",
+        "uct_c",
+        "rollout_eps",
+        "prior_c",
+        "names",
+        "weights",
+    ]
     assert data["budget"] == "iterations=9" and data["rounds"] == []
     assert load_search_config(path, game) == dataclasses.replace(c, iterations=None)
     with pytest.raises(ValueError, match="heuristic rollouts and no model"):
@@ -86,8 +105,10 @@ def test_a_factory_plays_as_its_spec_does():
     with the same settings."""
     spec = "ismcts(iterations=30,uct_c=0.9,rollout_eps=0.2)"
     agent = ISMCTSAgent(SearchConfig(iterations=30, uct_c=0.9, rollout_eps=0.2))
-    assert make_agent(agent, pyspiel.load_game(GAME), 3).config == \
-        make_agent(spec, pyspiel.load_game(GAME), 3).config
+    assert (
+        make_agent(agent, pyspiel.load_game(GAME), 3).config
+        == make_agent(spec, pyspiel.load_game(GAME), 3).config
+    )
     a = match(GAME, agent, "random", 2, seed=4)
     b = match(GAME, spec, "random", 2, seed=4)
     timing = ["seconds_a", "seconds_b"]
@@ -96,17 +117,25 @@ def test_a_factory_plays_as_its_spec_does():
 
 
 def test_a_tournament_takes_a_factory(tmp_path):
-    raw = {"name": "f", "deals": 1, "games": [{"game": GAME}],
-           "agents": [{"name": "s", "spec": "ismcts(iterations=20)"},
-                      {"name": "r", "spec": "random"}]}
+    raw = {
+        "name": "f",
+        "deals": 1,
+        "games": [{"game": GAME}],
+        "agents": [{"name": "s", "spec": "ismcts(iterations=20)"}, {"name": "r", "spec": "random"}],
+    }
     by_spec = parse_config({**raw, "out": str(tmp_path / "spec")})
     factory = ISMCTSAgent(SearchConfig(iterations=20))
     by_factory = dataclasses.replace(
         parse_config({**raw, "out": str(tmp_path / "factory")}),
-        agents=(Agent("s", factory), Agent("r", "random")))
+        agents=(Agent("s", factory), Agent("r", "random")),
+    )
     assert by_factory.identity()["agents"][0]["spec"] == "ismcts(iterations=20)"
     for config in (by_spec, by_factory):
         run_tournament(config, workers=1, progress=False)
-    spec, fact = (read_records(tmp_path / out / "records").drop(columns="seconds")
-                  .sort_values("match_id", ignore_index=True) for out in ("spec", "factory"))
+    spec, fact = (
+        read_records(tmp_path / out / "records")
+        .drop(columns="seconds")
+        .sort_values("match_id", ignore_index=True)
+        for out in ("spec", "factory")
+    )
     assert spec.equals(fact) and len(spec) == 2

@@ -36,8 +36,12 @@ class Client:
     def raw(self, method: str, path: str, body: bytes | None = None) -> tuple[int, bytes]:
         conn = http.client.HTTPConnection(self.host, self.port, timeout=60)
         try:
-            conn.request(method, path, body=body,
-                         headers={"Content-Type": "application/json"} if body else {})
+            conn.request(
+                method,
+                path,
+                body=body,
+                headers={"Content-Type": "application/json"} if body else {},
+            )
             res = conn.getresponse()
             return res.status, res.read()
         finally:
@@ -67,8 +71,9 @@ def client():
 
 
 def open_table(client, game: str, seat, agents, **extra) -> dict:
-    status, view = client.post("/api/tables", {"game": game, "seat": seat, "agents": agents,
-                                               "pace": 0, **extra})
+    status, view = client.post(
+        "/api/tables", {"game": game, "seat": seat, "agents": agents, "pace": 0, **extra}
+    )
     assert status == 200, view
     return view
 
@@ -93,11 +98,20 @@ def test_the_page_and_its_files(client):
     assert games["records"] is None
 
 
-@pytest.mark.parametrize("path", [
-    "/static/../server.py", "/static/..%2fserver.py", "/static/%2e%2e/%2e%2e/records.py",
-    "/static/server.py", "/../../etc/passwd", "/static//etc/passwd", "/static/app.js/..",
-    "/api/records/../../etc/passwd", "/static/..\\server.py",
-])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/static/../server.py",
+        "/static/..%2fserver.py",
+        "/static/%2e%2e/%2e%2e/records.py",
+        "/static/server.py",
+        "/../../etc/passwd",
+        "/static//etc/passwd",
+        "/static/app.js/..",
+        "/api/records/../../etc/passwd",
+        "/static/..\\server.py",
+    ],
+)
 def test_no_path_reads_a_file_outside_the_pages_own(client, path):
     status, body = client.raw("GET", path)
     assert status in (400, 404)
@@ -105,8 +119,13 @@ def test_no_path_reads_a_file_outside_the_pages_own(client, path):
 
 
 def test_a_person_plays_a_whole_game_against_random_bots(client):
-    view = open_table(client, "skip_columns(players=4,deck=36)", 1,
-                      ["random", "human", "random", "random"], seed=7)
+    view = open_table(
+        client,
+        "skip_columns(players=4,deck=36)",
+        1,
+        ["random", "human", "random", "random"],
+        seed=7,
+    )
     moves = 0
     while True:
         view = wait_for(client, view, lambda v: v["terminal"] or v["moves"])
@@ -114,8 +133,9 @@ def test_a_person_plays_a_whole_game_against_random_bots(client):
             break
         assert view["turn"] == "your move" and view["seats"][1]["role"] == "you"
         assert view["seats"][0]["role"] == "partner"
-        status, view = client.post(f"/api/tables/{view['id']}/move",
-                                   {"action": view["moves"][-1]["a"]})
+        status, view = client.post(
+            f"/api/tables/{view['id']}/move", {"action": view["moves"][-1]["a"]}
+        )
         assert status == 200, view
         moves += 1
     assert moves == 9
@@ -123,18 +143,27 @@ def test_a_person_plays_a_whole_game_against_random_bots(client):
     assert len(view["open"]) == 4  # every hand shown at the end
 
 
-@pytest.mark.parametrize("body, message", [
-    ({"game": "skip_nothing", "seat": 0, "agents": []}, "unknown game"),
-    ({"game": "skip_columns(players=3)", "seat": 0, "agents": []}, "players=3 is not allowed"),
-    ({"game": "skip_columns(players=2)", "seat": 2, "agents": ["random"] * 2}, "seat must be"),
-    ({"game": "skip_columns(players=2)", "seat": 0, "agents": ["random"]}, "one agent spec"),
-    ({"game": "skip_columns(players=2)", "seat": 0, "agents": ["x", "alphago"]},
-     "unknown agent 'alphago'"),
-    ({"game": "skip_columns(players=2)", "seat": 0, "agents": ["x", "human"]},
-     "a person can only sit at your seat"),
-    ({"game": "skip_columns(players=2)", "seat": None, "agents": ["random"] * 2, "pace": -1},
-     "pace"),
-])
+@pytest.mark.parametrize(
+    "body, message",
+    [
+        ({"game": "skip_nothing", "seat": 0, "agents": []}, "unknown game"),
+        ({"game": "skip_columns(players=3)", "seat": 0, "agents": []}, "players=3 is not allowed"),
+        ({"game": "skip_columns(players=2)", "seat": 2, "agents": ["random"] * 2}, "seat must be"),
+        ({"game": "skip_columns(players=2)", "seat": 0, "agents": ["random"]}, "one agent spec"),
+        (
+            {"game": "skip_columns(players=2)", "seat": 0, "agents": ["x", "alphago"]},
+            "unknown agent 'alphago'",
+        ),
+        (
+            {"game": "skip_columns(players=2)", "seat": 0, "agents": ["x", "human"]},
+            "a person can only sit at your seat",
+        ),
+        (
+            {"game": "skip_columns(players=2)", "seat": None, "agents": ["random"] * 2, "pace": -1},
+            "pace",
+        ),
+    ],
+)
 def test_a_bad_table_request_is_one_clear_line(client, body, message):
     status, data = client.post("/api/tables", body)
     assert status == 400 and message in data["error"], data
@@ -147,8 +176,11 @@ def test_bad_moves_and_unknown_tables(client):
     url = f"/api/tables/{view['id']}/move"
     legal = {m["a"] for m in view["moves"]}
     illegal = next(a for a in range(54) if a not in legal)
-    for body, message in [({"action": illegal}, "not one of your legal moves"),
-                          ({"action": "7s"}, "an integer"), ({}, "an integer")]:
+    for body, message in [
+        ({"action": illegal}, "not one of your legal moves"),
+        ({"action": "7s"}, "an integer"),
+        ({}, "an integer"),
+    ]:
         status, data = client.post(url, body)
         assert status == 400 and message in data["error"]
     status, data = client.raw("POST", url, b"{not json")
@@ -173,8 +205,9 @@ def test_a_searching_bot_does_not_hold_up_other_requests(client):
 def test_why_a_bot_moved(client):
     # a person's table: while the game is on, only the chosen move (the others name the
     # bot's hidden cards)
-    view = open_table(client, "skip_columns(players=2,deck=36)", 0,
-                      ["x", "ismcts(iterations=60)"], seed=3)
+    view = open_table(
+        client, "skip_columns(players=2,deck=36)", 0, ["x", "ismcts(iterations=60)"], seed=3
+    )
     view = wait_for(client, view, lambda v: v["moves"])
     _, view = client.post(f"/api/tables/{view['id']}/move", {"action": view["moves"][0]["a"]})
     view = wait_for(client, view, lambda v: v["search"] is not None)
@@ -188,15 +221,18 @@ def test_why_a_bot_moved(client):
     assert status == 200 and again["rows"] == search["rows"]
     assert client.get(f"/api/tables/{view['id']}/why/0")[0] == 400
     # watching bots, every card is open: every root move
-    watch = open_table(client, "skip_columns(players=2,deck=36)", None,
-                       ["ismcts(iterations=60)", "random"], seed=3)
+    watch = open_table(
+        client, "skip_columns(players=2,deck=36)", None, ["ismcts(iterations=60)", "random"], seed=3
+    )
     watch = wait_for(client, watch, lambda v: v["search"] is not None)
     assert watch["search"]["full"] and len(watch["search"]["rows"]) == watch["search"]["moves"] > 1
     assert abs(sum(r["share"] for r in watch["search"]["rows"]) - 1) < 1e-9
 
 
-@pytest.mark.parametrize("game", ["skip_chains(players=4,deck=36)",
-                                  "classic_sixty_six_4p(mode=deal,nines=true,contracts=true)"])
+@pytest.mark.parametrize(
+    "game",
+    ["skip_chains(players=4,deck=36)", "classic_sixty_six_4p(mode=deal,nines=true,contracts=true)"],
+)
 def test_a_persons_table_never_sends_a_hidden_card(client, game):
     view = open_table(client, game, 2, ["random", "random", "x", "random"], seed=1)
     table = client.server.app.tables.get(view["id"])
@@ -204,7 +240,7 @@ def test_a_persons_table_never_sends_a_hidden_card(client, game):
         view = wait_for(client, view, lambda v: v["terminal"] or v["moves"])
         # the state the view was made from: the table's history up to the view's move
         state = table.game.new_initial_state()
-        for a in table.state.history()[:view["move_number"]]:
+        for a in table.state.history()[: view["move_number"]]:
             state.apply_action(a)
         s = state.kernel_state()
         if not view["terminal"]:  # at the end every hand is shown
@@ -212,30 +248,36 @@ def test_a_persons_table_never_sends_a_hidden_card(client, game):
             assert view["search"] is None or not view["search"]["full"]
         if view["terminal"]:
             break
-        status, view = client.post(f"/api/tables/{view['id']}/move",
-                                   {"action": view["moves"][0]["a"]})
+        status, view = client.post(
+            f"/api/tables/{view['id']}/move", {"action": view["moves"][0]["a"]}
+        )
         assert status == 200, view
 
 
 # ----- recorded games --------------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def batch(tmp_path_factory):
     """A tiny tournament's folder, plus a shard written before the actions column."""
     tmp = tmp_path_factory.mktemp("batch")
     config = tmp / "t.toml"
-    config.write_text(f'name = "t"\nseed = 1\ndeals = 2\nout = "{tmp / "out"}"\n'
-                      '[[games]]\ngame = "skip_columns(players=4,deck=36)"\n'
-                      '[[games]]\ngame = "skip_pyatki(players=2,deck=36)"\n'
-                      '[[agents]]\nname = "rnd"\nspec = "random"\n'
-                      '[[agents]]\nname = "heur"\nspec = "heuristic"\n')
+    config.write_text(
+        f'name = "t"\nseed = 1\ndeals = 2\nout = "{tmp / "out"}"\n'
+        '[[games]]\ngame = "skip_columns(players=4,deck=36)"\n'
+        '[[games]]\ngame = "skip_pyatki(players=2,deck=36)"\n'
+        '[[agents]]\nname = "rnd"\nspec = "random"\n'
+        '[[agents]]\nname = "heur"\nspec = "heuristic"\n'
+    )
     run_tournament(load_config(config), workers=1)
     out = tmp / "out"
     old = read_records(out / "records").head(3).drop(columns="actions")
     old["match_id"] = old.match_id + "-old"
     schema = pa.schema([f for f in SCHEMA if f.name != "actions"])
-    pq.write_table(pa.Table.from_pandas(old, schema=schema, preserve_index=False),
-                   out / "records" / "old-shard.parquet")
+    pq.write_table(
+        pa.Table.from_pandas(old, schema=schema, preserve_index=False),
+        out / "records" / "old-shard.parquet",
+    )
     return out
 
 
@@ -288,15 +330,19 @@ def test_a_record_replays_move_by_move_from_any_seat(replays, batch):
     for pos in (0, 5, n - 1):
         _, view = replays.get(f"/api/records/{index}?pos={pos}&seat=3")
         state = game.new_initial_state()
-        for a in actions[:view["move_number"]]:
+        for a in actions[: view["move_number"]]:
             state.apply_action(a)
         s = state.kernel_state()
         assert not [c for c in shown_cards(view) if hidden_from(s, c, 3)]
         assert view["position"] == pos and view["viewer"] == 3
     _, last = replays.get(f"/api/records/{index}?pos={n - 1}&seat=open")
     assert last["terminal"] and last["result"] and not last["mismatch"]
-    for query, message in [(f"pos={n}", "position must be in"), ("seat=9", "seat must be"),
-                           ("seat=me", "seat must be"), ("pos=-1", "pos must be")]:
+    for query, message in [
+        (f"pos={n}", "position must be in"),
+        ("seat=9", "seat must be"),
+        ("seat=me", "seat must be"),
+        ("pos=-1", "pos must be"),
+    ]:
         status, data = replays.get(f"/api/records/{index}?{query}")
         assert status == 400 and message in data["error"], query
     assert replays.get("/api/records/999")[0] == 404

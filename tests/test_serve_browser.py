@@ -34,8 +34,10 @@ RESULT_WORDS = ("wins", "win", "draw", "nobody wins", "shared first place")
 
 def _driver():
     if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
-        pytest.skip("the browser test needs Debian's chromium and chromium-driver "
-                    "(apt-get install chromium chromium-driver)")
+        pytest.skip(
+            "the browser test needs Debian's chromium and chromium-driver "
+            "(apt-get install chromium chromium-driver)"
+        )
     try:
         from selenium import webdriver
         from selenium.webdriver.chrome.service import Service
@@ -44,8 +46,13 @@ def _driver():
     os.environ.setdefault("SE_OFFLINE", "true")  # Selenium Manager: never download
     opts = webdriver.ChromeOptions()
     opts.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--window-size=1400,1000"):
+    for arg in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--window-size=1400,1000",
+    ):
         opts.add_argument(arg)
     # the system driver, given explicitly: Selenium Manager then downloads nothing
     return webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
@@ -59,8 +66,9 @@ def server():
 
     srv = make_server("127.0.0.1", 0)
     for game in FAMILIES.values():
-        table = srv.app.tables.open({"game": game, "seat": None, "pace": 0,
-                                     "agents": ["random"] * _seats(game)})
+        table = srv.app.tables.open(
+            {"game": game, "seat": None, "pace": 0, "agents": ["random"] * _seats(game)}
+        )
         table.thread.join(timeout=300)
     thread = threading.Thread(target=srv.serve_forever, daemon=True)
     thread.start()
@@ -92,8 +100,9 @@ def _start(browser, url: str, game: str) -> None:
     Select(browser.find_element(By.ID, "game")).select_by_value(name)
     for item in filter(None, body.rstrip(")").split(",")):
         param, value = item.split("=")
-        Select(browser.find_element(By.CSS_SELECTOR, f'#params select[data-param="{param}"]')
-               ).select_by_value(value)
+        Select(
+            browser.find_element(By.CSS_SELECTOR, f'#params select[data-param="{param}"]')
+        ).select_by_value(value)
     Select(browser.find_element(By.ID, "seat")).select_by_value("0")
     pace = browser.find_element(By.ID, "pace")
     pace.clear()
@@ -108,8 +117,10 @@ def _play_to_the_end(browser, deadline: float, folder: Path, family: str) -> tup
     """Click until the result shows: a playable hand card, then a move button (a card's
     choices, or pass / take / draw ...); a screenshot at the person's second decision.
     Returns (card clicks, button clicks)."""
-    from selenium.common.exceptions import (ElementClickInterceptedException,
-                                            StaleElementReferenceException)
+    from selenium.common.exceptions import (
+        ElementClickInterceptedException,
+        StaleElementReferenceException,
+    )
     from selenium.webdriver.common.by import By
 
     cards = buttons = 0

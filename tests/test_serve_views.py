@@ -47,10 +47,13 @@ def random_decisions(game, seed: int, every: int):
     yield state
 
 
-FEATURES = ["skip_little_country(players=4,deck=52,jokers=true,pelicans=3)",
-            "skip_guess(players=4,deck=52,jokers=true)", "skip_domino(players=2)",
-            "skip_chains(players=6,deck=52)",
-            "classic_sixty_six_4p(cut=true,nines=true,redeal=true,contracts=true)"]
+FEATURES = [
+    "skip_little_country(players=4,deck=52,jokers=true,pelicans=3)",
+    "skip_guess(players=4,deck=52,jokers=true)",
+    "skip_domino(players=2)",
+    "skip_chains(players=6,deck=52)",
+    "classic_sixty_six_4p(cut=true,nines=true,redeal=true,contracts=true)",
+]
 """Variants whose hidden cards live in places the first variants lack (pelicans, jokers,
 cards removed unseen, blind draws of 3-vs-3, Sixty-six's extras)."""
 
@@ -105,8 +108,13 @@ def test_pelicans_and_jokers_are_drawn_as_cards_on_the_fields():
     texts = set()
     for state in random_decisions(game, seed=4, every=1):
         view = table_view(state, None)
-        texts |= {c["t"] for z in view["zones"] if z["kind"] == "piles"
-                  for pile in z["piles"] for c in pile["cards"]}
+        texts |= {
+            c["t"]
+            for z in view["zones"]
+            if z["kind"] == "piles"
+            for pile in z["piles"]
+            for c in pile["cards"]
+        }
     assert {"Pe1", "Pe2", "Pe3"} & texts and {"BJ", "RJ"} & texts
 
 
@@ -125,6 +133,7 @@ def test_the_log_is_what_the_seat_saw():
 
 class Stats:
     """A searching bot's statistics, as ``agents.ismcts.SearchStats`` holds them."""
+
     iterations, seconds = 100, 0.01
 
     def __init__(self, actions):
@@ -139,8 +148,7 @@ def test_a_bots_search_shows_only_its_chosen_move_to_a_seat_that_cannot_see_its_
     legal = state.legal_actions()
     stats = Stats(legal)
     full = search_view(state, 0, stats, legal[1], "", full=True)
-    assert [r["label"] for r in full["rows"]] == \
-        [state.action_to_string(0, a) for a in legal]
+    assert [r["label"] for r in full["rows"]] == [state.action_to_string(0, a) for a in legal]
     assert sum(r["chosen"] for r in full["rows"]) == 1
     cut = search_view(state, 0, stats, legal[1], "7s", full=False)
     assert [r["label"] for r in cut["rows"]] == ["7s"] and cut["rows"][0]["chosen"]

@@ -9,8 +9,9 @@ from skip_ai import sim
 from skip_ai.pyspiel_wrapper import REGISTRY, variants
 
 
-@pytest.mark.parametrize("game", ["skip_columns(players=2,deck=36)", "skip_columns",
-                                  "skip_columns(players=6,deck=52)"])
+@pytest.mark.parametrize(
+    "game", ["skip_columns(players=2,deck=36)", "skip_columns", "skip_columns(players=6,deck=52)"]
+)
 def test_simulate_is_deterministic_by_seed(game):
     a = sim.simulate(game, 300, seed=4)
     b = sim.simulate(game, 300, seed=4)
@@ -41,8 +42,14 @@ def test_a_batch_does_not_depend_on_chunking(monkeypatch):
     pd.testing.assert_frame_equal(whole, sim.simulate("skip_columns", 80, seed=9).head(50))
 
 
-@pytest.mark.parametrize("game", ["skip_columns(players=2,deck=36)", "skip_columns(players=4)",
-                                  "skip_columns(players=6,deck=52)"])
+@pytest.mark.parametrize(
+    "game",
+    [
+        "skip_columns(players=2,deck=36)",
+        "skip_columns(players=4)",
+        "skip_columns(players=6,deck=52)",
+    ],
+)
 def test_simulate_agrees_with_the_pyspiel_api(game):
     df = sim.simulate(game, 20, seed=3)
     g = pyspiel.load_game(game)
@@ -72,8 +79,9 @@ def test_summary_intervals():
     assert s["length"][0] == 104 and s["moves"][0] == 52
 
 
-PYATKI_VARIANTS = [v for name in ("skip_pyatki", "skip_pyatki_pairs")
-                   for v in variants(REGISTRY[name])]
+PYATKI_VARIANTS = [
+    v for name in ("skip_pyatki", "skip_pyatki_pairs") for v in variants(REGISTRY[name])
+]
 
 
 @pytest.mark.parametrize("game", PYATKI_VARIANTS)

@@ -14,8 +14,12 @@ from skip_ai.kernel.state import LOC, MAX_CARDS, NUM_CARDS
 from skip_ai.scenario import play
 
 SUITS = "scdh"
-THREE_HANDS = {0: ("9s Ah Kd", "9c Jc Kc"), 1: ("Ac Tc Ks", "Qc As Ad"),
-               2: ("Js Td 9d", "Qd Jd Jh"), 3: ("Th Kh Ts", "Qh 9h Qs")}
+THREE_HANDS = {
+    0: ("9s Ah Kd", "9c Jc Kc"),
+    1: ("Ac Tc Ks", "Qc As Ad"),
+    2: ("Js Td 9d", "Qd Jd Jh"),
+    3: ("Th Kh Ts", "Qh 9h Qs"),
+}
 """Seat 0 and his partner hold 9s 9c 9d: three nines, catches among s, c, d."""
 
 
@@ -49,8 +53,9 @@ def same_view(a, b, p):
     assert a.current_player() == b.current_player()
 
 
-@pytest.mark.parametrize("game_name,hands,legal", [("TWO_DARK", GAME_HANDS, "scdh"),
-                                                   ("THREE_NINES", THREE_HANDS, "scd")])
+@pytest.mark.parametrize(
+    "game_name,hands,legal", [("TWO_DARK", GAME_HANDS, "scdh"), ("THREE_NINES", THREE_HANDS, "scd")]
+)
 def test_the_initiator_sees_every_legal_catch_in_his_worlds(game_name, hands, legal):
     state = at_target(legal[0], legal[-1], hands, game_name)
     seen_kernel, seen_replay = set(), set()
@@ -90,8 +95,12 @@ def test_the_second_catcher_does_not_see_the_first_catch():
     assert {catches(kernel_resample(state, 1, seed))[0] for seed in range(10)} == {"h"}
 
 
-BOTH_HANDS = {0: ("9s Ah Kd", "9c Jc Kc"), 1: ("Ac Tc 9d", "Qc 9h Ad"),
-              2: ("Js Td Ks", "Qd Jd As"), 3: ("Th Kh Ts", "Qh Jh Qs")}
+BOTH_HANDS = {
+    0: ("9s Ah Kd", "9c Jc Kc"),
+    1: ("Ac Tc 9d", "Qc 9h Ad"),
+    2: ("Js Td Ks", "Qd Jd As"),
+    3: ("Th Kh Ts", "Qh Jh Qs"),
+}
 """Seat 0 and seat 1 hold two nines each: both teams play two dark."""
 
 
@@ -160,8 +169,12 @@ def test_ismcts_target_choice_ignores_the_true_catches():
 
 # --- worlds that fit every public fact -------------------------------------------------------
 
-PICTURE_HANDS = {0: ("9s 9c 9d", "9h Td Th"), 1: ("Kd Qd Jd", "Kh Qh As"),
-                 2: ("Ks Qs Js", "Kc Qc Jc"), 3: ("Jh Ac Ad", "Ah Ts Tc")}
+PICTURE_HANDS = {
+    0: ("9s 9c 9d", "9h Td Th"),
+    1: ("Kd Qd Jd", "Kh Qh As"),
+    2: ("Ks Qs Js", "Kc Qc Jc"),
+    3: ("Jh Ac Ad", "Ah Ts Tc"),
+}
 """Seat 1 bids five pictures, seat 2 six: 11 of the 12 pictures in those two hands."""
 
 
@@ -179,13 +192,14 @@ def test_a_world_that_uniform_draws_rarely_hit_still_fits_every_fact():
         r = state.resample_from_infostate(3, rng=make_rng(seed))
         s = r.kernel_state()
         assert K.facts_hold(s)
-        assert sum(1 for c in range(NUM_CARDS) if s[LOC + c] == 2
-                   and (K.PICTURES >> c) & 1) == 6
+        assert sum(1 for c in range(NUM_CARDS) if s[LOC + c] == 2 and (K.PICTURES >> c) & 1) == 6
         same_view(r, state, 3)
 
 
-@pytest.mark.parametrize("params", ["mode=deal,nines=true,contracts=true,cut=true,redeal=true",
-                                    "nines=true,contracts=true"])
+@pytest.mark.parametrize(
+    "params",
+    ["mode=deal,nines=true,contracts=true,cut=true,redeal=true", "nines=true,contracts=true"],
+)
 def test_the_search_alone_gives_consistent_canonical_worlds(params):
     """``resample_tries(..., 0)`` (no uniform draw, the search alone) on random positions:
     every fact holds, the history replays to that world, and the world depends only on the

@@ -15,8 +15,12 @@ PASS, DECLARE, REVEAL = 66, 65, 64
 NAME = "classic_sixty_six_4p"
 
 # seat -> (first three cards, second three cards); the dealer is seat 3, E is seat 0
-STD = {0: ("As Ts Ks", "Qs Jc 9c"), 1: ("Ac Tc Kc", "Qc 9s Ad"),
-       2: ("Js Td Kd", "Qd Jd 9d"), 3: ("Ah Th Kh", "Qh Jh 9h")}
+STD = {
+    0: ("As Ts Ks", "Qs Jc 9c"),
+    1: ("Ac Tc Kc", "Qc 9s Ad"),
+    2: ("Js Td Kd", "Qd Jd 9d"),
+    3: ("Ah Th Kh", "Qh Jh 9h"),
+}
 
 
 def game(**params):
@@ -59,6 +63,7 @@ def hand(state, seat):
 
 # --- §12.1 / §12.2: cards, dealer, deal, trump ---------------------------------------------
 
+
 def test_game_facts():
     g = game()
     assert g.num_distinct_actions() == 82
@@ -72,8 +77,14 @@ def test_game_facts():
 
 
 def test_card_order_and_points():
-    assert [K.STRENGTH[C(x) % 13] for x in ["9s", "Js", "Qs", "Ks", "Ts", "As"]] == \
-        [0, 1, 2, 3, 4, 5]
+    assert [K.STRENGTH[C(x) % 13] for x in ["9s", "Js", "Qs", "Ks", "Ts", "As"]] == [
+        0,
+        1,
+        2,
+        3,
+        4,
+        5,
+    ]
     assert K.points_of(np.int64(K.FULL_DECK)) == 120
 
 
@@ -112,7 +123,6 @@ def test_revealed_nine_gives_a_second_choice_and_the_second_reveal_is_trump():
     assert state.is_chance_node()
 
 
-
 def test_a_nine_shown_by_the_cut_is_not_a_revealed_card():
     # issue 17's reproduction: the cut showed 9s, E was dealt 9s, revealed 9c: only TRUMP(c)
     state = game(mode="deal", cut=True).new_initial_state()
@@ -125,8 +135,12 @@ def test_a_nine_shown_by_the_cut_is_not_a_revealed_card():
 def test_revealed_cards_are_only_those_e_revealed():
     # a marriage half shown in play is public in E's hand but was never revealed: it must not
     # count among "E's revealed cards", which the resampler uses to judge an offer (§12.7.2)
-    hands = {0: ("Ks Ah 9d", "Qs Jc Th"), 1: ("As Ts Ac", "Tc Kc Qc"),
-             2: ("Js 9s Td", "Kd Qd Jd"), 3: ("9c Ad Kh", "Qh Jh 9h")}
+    hands = {
+        0: ("Ks Ah 9d", "Qs Jc Th"),
+        1: ("As Ts Ac", "Tc Kc Qc"),
+        2: ("Js 9s Td", "Kd Qd Jd"),
+        3: ("9c Ad Kh", "Qh Jh 9h"),
+    }
     state = dealt(hands)
     play(state, ["Ks+marriage"])  # shows Qs
     assert kernel(state)[KNOWN + C("Qs")] == 15
@@ -136,7 +150,9 @@ def test_revealed_cards_are_only_those_e_revealed():
     state.apply_action(C("Qs"))
     assert K.revealed_mask(kernel(state), 0) == 1 << C("Qs")
 
+
 # --- §12.3: follow suit, must trump, no duty to beat ----------------------------------------
+
 
 def test_follow_suit_then_trump_then_anything():
     state = dealt()
@@ -176,9 +192,14 @@ def test_resampling_respects_a_proved_void():
 
 # --- §12.4 marriages, §12.5 declaring ------------------------------------------------------
 
+
 def test_marriage_announced_when_leading_and_counted_after_a_trick():
-    hands = {0: ("Ks Qs Ah", "9c Jc Th"), 1: ("As Ts Ac", "Tc Kc Qc"),
-             2: ("Js 9s Td", "Kd Qd Jd"), 3: ("9d Ad Kh", "Qh Jh 9h")}
+    hands = {
+        0: ("Ks Qs Ah", "9c Jc Th"),
+        1: ("As Ts Ac", "Tc Kc Qc"),
+        2: ("Js 9s Td", "Kd Qd Jd"),
+        3: ("9d Ad Kh", "Qh Jh 9h"),
+    }
     state = dealt(hands)
     assert "Qs+marriage" in texts(state) and "Ks+marriage" in texts(state)
     assert "DECLARE" not in texts(state)  # no trick yet
@@ -198,8 +219,12 @@ def test_marriage_announced_when_leading_and_counted_after_a_trick():
 
 
 def test_plain_marriage_is_20_and_plain_lead_announces_nothing():
-    hands = {0: ("Kh Qh Ac", "9c Jc Th"), 1: ("As Ts Ah", "Tc Kc Qc"),
-             2: ("Js 9s Td", "Kd Qd Jd"), 3: ("9d Ad Ks", "Qs Jh 9h")}
+    hands = {
+        0: ("Kh Qh Ac", "9c Jc Th"),
+        1: ("As Ts Ah", "Tc Kc Qc"),
+        2: ("Js 9s Td", "Kd Qd Jd"),
+        3: ("9d Ad Ks", "Qs Jh 9h"),
+    }
     state = dealt(hands, trump="TRUMP(h)")
     play(state, ["Qh"])
     assert kernel(state)[K.SX_MARR] == 0
@@ -217,8 +242,11 @@ def random_deal_states(params, seeds, pick, declare):
         while not state.is_terminal():
             legal = state.legal_actions()
             a = int(rng.choice([x for x in legal if x != DECLARE]))
-            if DECLARE in legal and declare and (
-                    total(state, state.current_player() % 2) >= 66 or rng.random() < declare):
+            if (
+                DECLARE in legal
+                and declare
+                and (total(state, state.current_player() % 2) >= 66 or rng.random() < declare)
+            ):
                 a = DECLARE
             before = state.clone()
             state.apply_action(a)
@@ -235,8 +263,9 @@ def expected_66(before, t):
 
 def test_declaration_true_3_2_1_or_false_3():
     seen = set()
-    for before, a, after in random_deal_states(
-            {}, range(300), lambda b, a, s: b.is_player_node() and a == DECLARE, 0.05):
+    for before, _a, after in random_deal_states(
+        {}, range(300), lambda b, a, s: b.is_player_node() and a == DECLARE, 0.05
+    ):
         t = before.current_player() % 2
         # the cards of the unfinished trick count for nobody: totals are of taken tricks
         if total(before, t) >= 66:
@@ -259,7 +288,7 @@ def test_last_trick_66_or_last_trick_point():
     def last_trick(b, a, s):
         return b.is_player_node() and a != DECLARE and s.is_terminal()
 
-    for before, a, after in random_deal_states({}, range(100), last_trick, 0):
+    for _before, _a, after in random_deal_states({}, range(100), last_trick, 0):
         s = kernel(after)
         t = int(s[K.SX_LAST_A])
         assert s[K.SX_LAST_TEXT] == K.R_LAST_TRICK
@@ -283,6 +312,7 @@ def test_declare_needs_a_trick_and_is_judged_at_once():
 
 
 # --- §12.6 match outcome -------------------------------------------------------------------
+
 
 def play_match(seed, steer):
     """A random match; while ``steer``, a team may declare falsely to hand the opponents 3
@@ -343,6 +373,7 @@ def test_seven_seven_allows_no_extra():
 
 # --- §12.7.1 cut ---------------------------------------------------------------------------
 
+
 def test_cut_bottom_card_goes_to_the_dealer():
     state = game(cut=True).new_initial_state()
     assert len(state.chance_outcomes()) == 24
@@ -379,8 +410,12 @@ def test_cut_jack_the_dealer_cuts_once():
 
 # --- §12.7.2 offers ------------------------------------------------------------------------
 
-NINES_HANDS = {0: ("9s 9c Ah", "Qs Jc Kc"), 1: ("Ac Tc Ks", "Qc As Ad"),
-               2: ("Js Td Kd", "Qd Jd 9d"), 3: ("Th Kh Ts", "Qh Jh 9h")}
+NINES_HANDS = {
+    0: ("9s 9c Ah", "Qs Jc Kc"),
+    1: ("Ac Tc Ks", "Qc As Ad"),
+    2: ("Js Td Kd", "Qd Jd 9d"),
+    3: ("Th Kh Ts", "Qh Jh 9h"),
+}
 
 
 def test_every_seat_gets_an_offer_node_and_a_beaten_offer():
@@ -402,8 +437,12 @@ def test_every_seat_gets_an_offer_node_and_a_beaten_offer():
 
 
 def test_offer_not_beaten_and_not_to_the_elder_hand():
-    hands = {0: ("Ah Ac Ks", "Qs Jc Kc"), 1: ("9s 9c Ad", "Qc As Tc"),
-             2: ("Js Td Kd", "Qd Jd 9d"), 3: ("Th Kh Ts", "Qh Jh 9h")}
+    hands = {
+        0: ("Ah Ac Ks", "Qs Jc Kc"),
+        1: ("9s 9c Ad", "Qc As Tc"),
+        2: ("Js Td Kd", "Qd Jd 9d"),
+        3: ("Th Kh Ts", "Qh Jh 9h"),
+    }
     state = first_round(game(nines=True, nines_declarer=False).new_initial_state(), hands)
     play(state, ["TRUMP(s)", "PASS"])
     assert texts(state) == ["LEFT", "PASS"]  # RIGHT is E (seat 0)
@@ -415,8 +454,12 @@ def test_offer_not_beaten_and_not_to_the_elder_hand():
 
 
 def test_a_team_that_offered_may_still_play_a_nines_game_but_not_redeal():
-    hands = {0: ("9s 9c Jh", "Qs Jc Kc"), 1: ("Ac Tc Ks", "Qc As Ad"),
-             2: ("Js Td 9d", "9h Jd Qd"), 3: ("Th Kh Ts", "Qh Ah Kd")}
+    hands = {
+        0: ("9s 9c Jh", "Qs Jc Kc"),
+        1: ("Ac Tc Ks", "Qc As Ad"),
+        2: ("Js Td 9d", "9h Jd Qd"),
+        3: ("Th Kh Ts", "Qh Ah Kd"),
+    }
     state = first_round(game(nines=True, redeal=True).new_initial_state(), hands)
     play(state, ["TRUMP(s)", "LEFT", "PASS", "PASS", "PASS"])
     second_round(state, hands)
@@ -429,8 +472,12 @@ def test_a_team_that_offered_may_still_play_a_nines_game_but_not_redeal():
 
 # --- §12.7.3 nines games -------------------------------------------------------------------
 
-GAME_HANDS = {0: ("9s Ah Kd", "9c Jc Kc"), 1: ("Ac Tc Ks", "Qc As Ad"),
-              2: ("Js Td 9d", "Qd Jd 9h"), 3: ("Th Kh Ts", "Qh Jh Qs")}
+GAME_HANDS = {
+    0: ("9s Ah Kd", "9c Jc Kc"),
+    1: ("Ac Tc Ks", "Qc As Ad"),
+    2: ("Js Td 9d", "Qd Jd 9h"),
+    3: ("Th Kh Ts", "Qh Jh Qs"),
+}
 
 
 def nines_state(hands=GAME_HANDS, **extra):
@@ -464,8 +511,12 @@ def test_two_dark_caught_scores_for_the_catchers():
 
 
 def test_three_nines_are_laid_face_up():
-    hands = {0: ("9s Ah Kd", "9c Jc Kc"), 1: ("Ac Tc Ks", "Qc As Ad"),
-             2: ("Js Td 9d", "Qd Jd Jh"), 3: ("Th Kh Ts", "Qh 9h Qs")}
+    hands = {
+        0: ("9s Ah Kd", "9c Jc Kc"),
+        1: ("Ac Tc Ks", "Qc As Ad"),
+        2: ("Js Td 9d", "Qd Jd Jh"),
+        3: ("Th Kh Ts", "Qh 9h Qs"),
+    }
     state = nines_state(hands)
     play(state, ["NINES"])
     assert texts(state) == ["THREE_NINES", "TWO_DARK"]
@@ -507,9 +558,14 @@ def test_resample_keeps_the_announced_count():
 
 # --- §12.7.4 redeal ------------------------------------------------------------------------
 
+
 def test_redeal_for_a_weak_hand_then_no_redeal_in_the_redealt_deal():
-    hands = {0: ("9s Js Qs", "9c Jc Qc"), 1: ("Ac Tc Ks", "Kc As Ad"),
-             2: ("Ts Td Kd", "Qd Jd 9d"), 3: ("Th Kh Ah", "Qh Jh 9h")}
+    hands = {
+        0: ("9s Js Qs", "9c Jc Qc"),
+        1: ("Ac Tc Ks", "Kc As Ad"),
+        2: ("Ts Td Kd", "Qd Jd 9d"),
+        3: ("Th Kh Ah", "Qh Jh 9h"),
+    }
     state = dealt(hands, redeal=True)
     assert texts(state) == ["PASS", "REDEAL"]  # 2+3+2+3 = 10 points
     play(state, ["PASS"])
@@ -529,8 +585,12 @@ def test_redeal_for_a_weak_hand_then_no_redeal_in_the_redealt_deal():
 
 # --- §12.7.5 contracts ---------------------------------------------------------------------
 
-PIC_HANDS = {0: ("Ks Qs Js", "Kc Qc Ah"), 1: ("As Ts 9s", "Ac Tc Jc"),
-             2: ("Kd Qd Jd", "9c Ad Td"), 3: ("Kh Qh Jh", "9d Th 9h")}
+PIC_HANDS = {
+    0: ("Ks Qs Js", "Kc Qc Ah"),
+    1: ("As Ts 9s", "Ac Tc Jc"),
+    2: ("Kd Qd Jd", "9c Ad Td"),
+    3: ("Kh Qh Jh", "9d Th 9h"),
+}
 
 
 def test_bids_and_five_pictures():
@@ -557,8 +617,7 @@ def test_bids_and_five_pictures():
     # X leads every trick, X+1 then X+3; the opponents follow suit if they can
     play(state, ["Ks"])
     assert texts(state) == ["As", "Ts"]
-    for x, a, b in [("Ks", "Ts", "Th"), ("Qs", "As", "9d"), ("Js", "Ac", "Kh"),
-                    ("Kc", "Tc", "Qh")]:
+    for x, a, b in [("Ks", "Ts", "Th"), ("Qs", "As", "9d"), ("Js", "Ac", "Kh"), ("Kc", "Tc", "Qh")]:
         if x != "Ks":
             play(state, [x])
         play(state, [a, b])
@@ -569,8 +628,12 @@ def test_bids_and_five_pictures():
 
 
 def test_same_contract_overbid_by_the_elder_team():
-    hands = {0: ("As Ts 9s", "Ac Tc Jc"), 1: ("Ks Qs Js", "Kc Qc Ah"),
-             2: ("Kd Qd Jd", "9c Ad Td"), 3: ("Kh Qh Jh", "9d Th 9h")}
+    hands = {
+        0: ("As Ts 9s", "Ac Tc Jc"),
+        1: ("Ks Qs Js", "Kc Qc Ah"),
+        2: ("Kd Qd Jd", "9c Ad Td"),
+        3: ("Kh Qh Jh", "9d Th 9h"),
+    }
     state = dealt(hands, contracts=True)
     play(state, ["PASS", "BID(five pictures)"])
     assert "BID(five pictures)" not in texts(state)  # seat 2: only four pictures... Kd Qd Jd
@@ -579,8 +642,12 @@ def test_same_contract_overbid_by_the_elder_team():
 
 
 def test_six_pictures_needs_six_and_pyatak_lost_on_the_first_trick_taken():
-    hands = {0: ("Ks Qs Js", "Kc Qc Jc"), 1: ("As Ts 9s", "Ac Tc 9c"),
-             2: ("Kd Qd Jd", "Kh Qh Jh"), 3: ("Ad Td 9d", "Ah Th 9h")}
+    hands = {
+        0: ("Ks Qs Js", "Kc Qc Jc"),
+        1: ("As Ts 9s", "Ac Tc 9c"),
+        2: ("Kd Qd Jd", "Kh Qh Jh"),
+        3: ("Ad Td 9d", "Ah Th 9h"),
+    }
     state = dealt(hands, contracts=True)
     assert "BID(six pictures)" in texts(state)
     play(state, ["BID(pyatak)", "PASS", "PASS", "PASS"])
@@ -591,8 +658,12 @@ def test_six_pictures_needs_six_and_pyatak_lost_on_the_first_trick_taken():
 
 
 def test_six_without_catchable_card_scores_at_once():
-    hands = {0: ("As Ts Ks", "Qs Js 9s"), 1: ("Ac Tc Kc", "Qc Jc 9c"),
-             2: ("Ad Td Kd", "Qd Jd 9d"), 3: ("Ah Th Kh", "Qh Jh 9h")}
+    hands = {
+        0: ("As Ts Ks", "Qs Js 9s"),
+        1: ("Ac Tc Kc", "Qc Jc 9c"),
+        2: ("Ad Td Kd", "Qd Jd 9d"),
+        3: ("Ah Th Kh", "Qh Jh 9h"),
+    }
     state = dealt(hands, contracts=True)
     play(state, ["BID(six)", "PASS", "PASS", "PASS"])
     assert state.scores() == [6.0, 0.0]
@@ -600,8 +671,12 @@ def test_six_without_catchable_card_scores_at_once():
 
 
 def test_six_played_won_by_taking_every_trick():
-    hands = {0: ("As Ts Ks", "Ac Tc Qc"), 1: ("Qs Js 9s", "Jc 9c Qh"),
-             2: ("Ad Td Kd", "Kc Jd 9d"), 3: ("Ah Th Kh", "Qd Jh 9h")}
+    hands = {
+        0: ("As Ts Ks", "Ac Tc Qc"),
+        1: ("Qs Js 9s", "Jc 9c Qh"),
+        2: ("Ad Td Kd", "Kc Jd 9d"),
+        3: ("Ah Th Kh", "Qd Jh 9h"),
+    }
     state = dealt(hands, contracts=True)
     play(state, ["BID(six)", "PASS", "PASS", "PASS"])
     assert state.current_player() == 0  # six: no discards

@@ -26,12 +26,26 @@ from skip_ai.tournament.schedule import schedule, schedule_size
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def write_config(tmp_path: Path, *, name="t", seed=5, deals=3, games=None, agents=None,
-                 extra="", file="batch.toml") -> Path:
+def write_config(
+    tmp_path: Path,
+    *,
+    name="t",
+    seed=5,
+    deals=3,
+    games=None,
+    agents=None,
+    extra="",
+    file="batch.toml",
+) -> Path:
     games = games or ["skip_columns(players=2,deck=36)"]
     agents = agents or {"rnd": "random", "heur": "heuristic"}
-    text = [f'name = "{name}"', f"seed = {seed}", f"deals = {deals}",
-            f'out = "{tmp_path / "out"}"', extra]
+    text = [
+        f'name = "{name}"',
+        f"seed = {seed}",
+        f"deals = {deals}",
+        f'out = "{tmp_path / "out"}"',
+        extra,
+    ]
     text += [f'[[games]]\ngame = "{g}"' for g in games]
     text += [f'[[agents]]\nname = "{n}"\nspec = "{s}"' for n, s in agents.items()]
     tmp_path.mkdir(parents=True, exist_ok=True)
@@ -48,35 +62,61 @@ def records(out: Path):
 
 # --- the config -------------------------------------------------------------------------
 
-GOOD = {"name": "t", "deals": 2, "games": [{"game": "skip_columns(players=2)"}],
-        "agents": [{"name": "a", "spec": "random"}, {"name": "b", "spec": "heuristic"}]}
+GOOD = {
+    "name": "t",
+    "deals": 2,
+    "games": [{"game": "skip_columns(players=2)"}],
+    "agents": [{"name": "a", "spec": "random"}, {"name": "b", "spec": "heuristic"}],
+}
 
 
-@pytest.mark.parametrize("change, message", [
-    ({"name": None}, "missing field 'name'"),
-    ({"deals": 0}, "field 'deals' must be ≥ 1"),
-    ({"deals": "ten"}, "field 'deals' must be an integer"),
-    ({"workers": True}, "field 'workers' must be an integer"),
-    ({"deal": 3}, "unknown field 'deal'"),
-    ({"games": []}, "needs at least one [[games]]"),
-    ({"games": [{"game": "skip_nope"}]}, "[[games]] #1: game 'skip_nope': unknown game"),
-    ({"games": [{"game": "skip_columns(players=5)"}]}, "[[games]] #1: game 'skip_columns"),
-    ({"games": [{"game": "skip_columns(players=2)"}, {"game": "skip_columns(players=2,deck=52)"}]},
-     "listed twice"),
-    ({"agents": [{"name": "a", "spec": "random"}]}, "at least two [[agents]]"),
-    ({"agents": [{"name": "a", "spec": "random"}, {"name": "a", "spec": "heuristic"}]},
-     "[[agents]] #2: agent name 'a' is used twice"),
-    ({"agents": [{"name": "a", "spec": "random"}, {"name": "b", "spec": "wizard"}]},
-     "[[agents]] #2 ('b') on skip_columns(deck=52,players=2): unknown agent 'wizard'"),
-    ({"agents": [{"name": "a", "spec": "random"}, {"name": "b", "spec": "ismcts(iters=3)"}]},
-     "bad arguments in agent spec 'ismcts(iters=3)'"),
-    ({"agents": [{"name": "a", "spec": "random"}, {"name": "b", "spec": "ismcts(("}]},
-     "malformed agent spec"),
-    ({"agents": [{"name": "a", "spec": "random"}, {"name": "b", "spec": "human"}]},
-     "the human agent cannot play in a batch"),
-    ({"agents": [{"name": "a", "spec": "random"}, {"spec": "heuristic"}]},
-     "[[agents]] #2 must hold exactly the string fields 'name' and 'spec'"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ({"name": None}, "missing field 'name'"),
+        ({"deals": 0}, "field 'deals' must be ≥ 1"),
+        ({"deals": "ten"}, "field 'deals' must be an integer"),
+        ({"workers": True}, "field 'workers' must be an integer"),
+        ({"deal": 3}, "unknown field 'deal'"),
+        ({"games": []}, "needs at least one [[games]]"),
+        ({"games": [{"game": "skip_nope"}]}, "[[games]] #1: game 'skip_nope': unknown game"),
+        ({"games": [{"game": "skip_columns(players=5)"}]}, "[[games]] #1: game 'skip_columns"),
+        (
+            {
+                "games": [
+                    {"game": "skip_columns(players=2)"},
+                    {"game": "skip_columns(players=2,deck=52)"},
+                ]
+            },
+            "listed twice",
+        ),
+        ({"agents": [{"name": "a", "spec": "random"}]}, "at least two [[agents]]"),
+        (
+            {"agents": [{"name": "a", "spec": "random"}, {"name": "a", "spec": "heuristic"}]},
+            "[[agents]] #2: agent name 'a' is used twice",
+        ),
+        (
+            {"agents": [{"name": "a", "spec": "random"}, {"name": "b", "spec": "wizard"}]},
+            "[[agents]] #2 ('b') on skip_columns(deck=52,players=2): unknown agent 'wizard'",
+        ),
+        (
+            {"agents": [{"name": "a", "spec": "random"}, {"name": "b", "spec": "ismcts(iters=3)"}]},
+            "bad arguments in agent spec 'ismcts(iters=3)'",
+        ),
+        (
+            {"agents": [{"name": "a", "spec": "random"}, {"name": "b", "spec": "ismcts(("}]},
+            "malformed agent spec",
+        ),
+        (
+            {"agents": [{"name": "a", "spec": "random"}, {"name": "b", "spec": "human"}]},
+            "the human agent cannot play in a batch",
+        ),
+        (
+            {"agents": [{"name": "a", "spec": "random"}, {"spec": "heuristic"}]},
+            "[[agents]] #2 must hold exactly the string fields 'name' and 'spec'",
+        ),
+    ],
+)
 def test_config_errors_name_the_field(change, message):
     raw = {**GOOD, **change}
     raw = {k: v for k, v in raw.items() if v is not None}
@@ -101,9 +141,15 @@ def test_config_file_errors_and_defaults(tmp_path, capsys):
 
 # --- the schedule -----------------------------------------------------------------------
 
+
 def test_schedule_two_agents_two_team_games():
-    c = parse_config({**GOOD, "deals": 5, "games": [{"game": "skip_columns(players=2)"},
-                                                     {"game": "skip_guess(players=4)"}]})
+    c = parse_config(
+        {
+            **GOOD,
+            "deals": 5,
+            "games": [{"game": "skip_columns(players=2)"}, {"game": "skip_guess(players=4)"}],
+        }
+    )
     games = list(schedule(c))
     assert len(games) == schedule_size(c) == 2 * 5 * 2
     assert len({g.match_id for g in games}) == len(games)
@@ -117,26 +163,33 @@ def test_schedule_two_agents_two_team_games():
 
 def test_schedule_rotates_seats_in_individual_games_and_pairs_every_agent():
     agents = [{"name": n, "spec": "random"} for n in "abc"]
-    c = parse_config({**GOOD, "deals": 2, "agents": agents,
-                      "games": [{"game": "skip_pyatki(players=3)"}]})
+    c = parse_config(
+        {**GOOD, "deals": 2, "agents": agents, "games": [{"game": "skip_pyatki(players=3)"}]}
+    )
     games = list(schedule(c))
     assert len(games) == schedule_size(c) == 3 * 2 * 3  # pairs × deals × rotations
-    assert {(g.agent_a.name, g.agent_b.name) for g in games} == {("a", "b"), ("a", "c"),
-                                                                  ("b", "c")}
+    assert {(g.agent_a.name, g.agent_b.name) for g in games} == {("a", "b"), ("a", "c"), ("b", "c")}
     layouts = seatings(load(c.games[0]))
     assert sorted({g.seating for g in games}) == [0, 1, 2]
     assert np.array(layouts).sum(axis=0).tolist() == [2, 2, 2]  # A sits everywhere
-    other = parse_config({**GOOD, "deals": 2, "seed": 1, "agents": agents,
-                          "games": [{"game": "skip_pyatki(players=3)"}]})
+    other = parse_config(
+        {
+            **GOOD,
+            "deals": 2,
+            "seed": 1,
+            "agents": agents,
+            "games": [{"game": "skip_pyatki(players=3)"}],
+        }
+    )
     assert {g.seed for g in schedule(other)}.isdisjoint({g.seed for g in games})
 
 
 # --- running ----------------------------------------------------------------------------
 
+
 def test_records_hold_the_schema_and_do_not_depend_on_the_worker_count(tmp_path):
     games = ["skip_columns(players=2,deck=36)", "skip_pyatki(players=3)"]
-    cfg = load_config(write_config(tmp_path, games=games, deals=4,
-                                   extra="games_per_task = 3"))
+    cfg = load_config(write_config(tmp_path, games=games, deals=4, extra="games_per_task = 3"))
     s1 = run_tournament(cfg, workers=1, progress=False)
     one = records(cfg.out)
     assert (s1.total, s1.played, s1.failed) == (2 * 4 + 3 * 4, 20, 0)
@@ -149,8 +202,9 @@ def test_records_hold_the_schema_and_do_not_depend_on_the_worker_count(tmp_path)
     pyatki = one[one.game_name == "skip_pyatki"]
     assert (~pyatki.team_game).all() and pyatki.scores.map(len).eq(3).all()
 
-    cfg2 = load_config(write_config(tmp_path / "w2", games=games, deals=4,
-                                    extra="games_per_task = 2"))
+    cfg2 = load_config(
+        write_config(tmp_path / "w2", games=games, deals=4, extra="games_per_task = 2")
+    )
     s2 = run_tournament(cfg2, workers=2, progress=False)
     assert s2.played == 20 and len(list((cfg2.out / "records").glob("*.parquet"))) == 10
     assert records(cfg2.out).equals(one)
@@ -172,8 +226,9 @@ class CrashBot(RandomBot):
 
 def test_a_failing_game_is_recorded_as_failed(tmp_path, monkeypatch, capsys):
     monkeypatch.setitem(AGENTS, "crash_test", lambda game, seed: CrashBot(seed))
-    path = write_config(tmp_path, agents={"rnd": "random", "heur": "heuristic",
-                                          "crash": "crash_test"})
+    path = write_config(
+        tmp_path, agents={"rnd": "random", "heur": "heuristic", "crash": "crash_test"}
+    )
     assert main(["tournament", str(path), "--workers", "1"]) == 0
     assert "12 games failed" in capsys.readouterr().out
     df = records(tmp_path / "out")
@@ -244,9 +299,13 @@ def _group_ends(pgid: int, within: float) -> bool:
 def test_resume_after_kill_9_gives_every_game_once(tmp_path):
     games = ["skip_columns(players=2,deck=36)", "skip_pyatki(players=2)"]
     killed = write_config(tmp_path / "k", games=games, deals=200, extra="games_per_task = 4")
-    proc = subprocess.Popen([sys.executable, "-m", "skip_ai.cli", "tournament", str(killed),
-                             "--workers", "2"], cwd=ROOT, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, start_new_session=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "skip_ai.cli", "tournament", str(killed), "--workers", "2"],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     shards = tmp_path / "k" / "out" / "records"
     deadline = time.monotonic() + 120
     while len(list(shards.glob("*.parquet"))) < 4 and time.monotonic() < deadline:

@@ -8,10 +8,10 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pandas as pd
 import pytest
+from test_tournament import ROOT, _group_ends, records, write_config
 
 from agents.heuristics import heuristic_module
 from skip_ai.analysis import load_records
@@ -20,11 +20,10 @@ from skip_ai.tournament import StoreError, load_config, run_tournament
 from skip_ai.tournament import worker as worker_module
 from skip_ai.tournament.schedule import schedule
 
-from test_tournament import ROOT, _group_ends, records, write_config
-
 
 def test_a_game_that_kills_its_worker_is_recorded_failed_and_the_batch_goes_on(
-        tmp_path, monkeypatch):
+    tmp_path, monkeypatch
+):
     cfg = load_config(write_config(tmp_path / "k", deals=6, extra="games_per_task = 4"))
     victim = sorted(s.match_id for s in schedule(cfg))[5]
     parent = os.getpid()
@@ -45,9 +44,11 @@ def test_a_game_that_kills_its_worker_is_recorded_failed_and_the_batch_goes_on(
     whole = load_config(write_config(tmp_path / "w", deals=6))
     run_tournament(whole, workers=1, progress=False)
     want = records(whole.out)
-    pd.testing.assert_frame_equal(got[got.match_id != victim].reset_index(drop=True),
-                                  want[want.match_id != victim].reset_index(drop=True),
-                                  check_dtype=False)
+    pd.testing.assert_frame_equal(
+        got[got.match_id != victim].reset_index(drop=True),
+        want[want.match_id != victim].reset_index(drop=True),
+        check_dtype=False,
+    )
     # and the batch resumes like any other: nothing left to play
     assert run_tournament(cfg, workers=2, progress=False).played == 0
 
@@ -57,7 +58,9 @@ def test_a_changed_file_that_an_agent_reads_is_refused_on_resume(tmp_path):
     game = load("skip_columns(players=2,deck=36)")
     tuned = {"game": str(game), "names": list(heuristic_module(game.spec.kernel).WEIGHT_NAMES)}
     weights.write_text(json.dumps({**tuned, "weights": [3.0, 0.2]}))
-    path = write_config(tmp_path, agents={"rnd": "random", "tuned": f"heuristic(weights={weights})"})
+    path = write_config(
+        tmp_path, agents={"rnd": "random", "tuned": f"heuristic(weights={weights})"}
+    )
     cfg = load_config(path)
     assert cfg.identity()["files"] == {str(weights): cfg.identity()["files"][str(weights)]}
     run_tournament(cfg, progress=False)
@@ -95,11 +98,17 @@ def test_the_report_refuses_a_game_recorded_twice(tmp_path):
 
 
 def test_ctrl_c_with_workers_prints_one_line(tmp_path):
-    path = write_config(tmp_path, deals=300, games=["skip_pyatki(players=2)"],
-                        extra="games_per_task = 2")
-    proc = subprocess.Popen([sys.executable, "-m", "skip_ai.cli", "tournament", str(path),
-                             "--workers", "2"], cwd=ROOT, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    path = write_config(
+        tmp_path, deals=300, games=["skip_pyatki(players=2)"], extra="games_per_task = 2"
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "skip_ai.cli", "tournament", str(path), "--workers", "2"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
     shards = tmp_path / "out" / "records"
     deadline = time.monotonic() + 300
     while len(list(shards.glob("*.parquet"))) < 2 and time.monotonic() < deadline:
@@ -123,7 +132,7 @@ def test_bad_places_are_one_clear_line(tmp_path, capsys):
     assert "is a folder, not a config file" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("manifest", ['[1, 2]', '{"identity": [1]}', '{"identity": 3}', "{"])
+@pytest.mark.parametrize("manifest", ["[1, 2]", '{"identity": [1]}', '{"identity": 3}', "{"])
 def test_a_hand_edited_manifest_is_named(tmp_path, manifest):
     cfg = load_config(write_config(tmp_path, deals=1))
     run_tournament(cfg, progress=False)

@@ -11,12 +11,12 @@ import time
 from pathlib import Path
 
 import pytest
+from test_tournament import ROOT, _group_ends, records, write_config
 
 from agents.factory import AGENTS
 from skip_ai.cli import main
 from skip_ai.records import read_records
 from skip_ai.tournament import load_config, run_tournament
-from test_tournament import ROOT, _group_ends, records, write_config
 
 TESTS = Path(__file__).resolve().parent
 GAMES = ["skip_columns(players=2,deck=36)", "skip_pyatki(players=3)"]
@@ -53,8 +53,9 @@ def _only_idle_leftovers(pgid: int, within: float) -> bool:
     """Whether every process of the group but Ray's idle agents ends in time (the group is
     killed afterwards either way)."""
     deadline = time.monotonic() + within
-    while (busy := [c for _, c in _group(pgid) if not c.startswith(IDLE_LEFTOVERS)]) \
-            and time.monotonic() < deadline:
+    while (
+        busy := [c for _, c in _group(pgid) if not c.startswith(IDLE_LEFTOVERS)]
+    ) and time.monotonic() < deadline:
         time.sleep(0.2)
     _group_ends(pgid, within=0)
     return not busy
@@ -64,10 +65,23 @@ def _only_idle_leftovers(pgid: int, within: float) -> bool:
 def test_resume_after_the_ray_driver_is_killed_on_the_local_pool(tmp_path):
     # first in the file: no Ray of this process runs yet, the driver starts its own
     killed = write_config(tmp_path / "k", games=GAMES, deals=150, extra="games_per_task = 4")
-    proc = subprocess.Popen([sys.executable, "-m", "skip_ai.cli", "tournament", str(killed),
-                             "--backend", "ray", "--workers", "2"], cwd=ROOT,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            start_new_session=True)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "skip_ai.cli",
+            "tournament",
+            str(killed),
+            "--backend",
+            "ray",
+            "--workers",
+            "2",
+        ],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     shards = tmp_path / "k" / "out" / "records"
     deadline = time.monotonic() + 180
     while len(list(shards.glob("*.parquet"))) < 4 and time.monotonic() < deadline:
@@ -90,20 +104,27 @@ def test_resume_after_the_ray_driver_is_killed_on_the_local_pool(tmp_path):
 @pytest.fixture(scope="module")
 def local_ray():
     """A local Ray with 2 CPUs whose workers know the killer agent; the runner uses it."""
-    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(TESTS),
-                                                             os.environ.get("PYTHONPATH")]))
-    ray.init(num_cpus=2, include_dashboard=False, logging_level="warning",
-             runtime_env={"worker_process_setup_hook": "ray_helpers.register_killer"})
+    os.environ["PYTHONPATH"] = os.pathsep.join(
+        filter(None, [str(TESTS), os.environ.get("PYTHONPATH")])
+    )
+    ray.init(
+        num_cpus=2,
+        include_dashboard=False,
+        logging_level="warning",
+        runtime_env={"worker_process_setup_hook": "ray_helpers.register_killer"},
+    )
     yield
     ray.shutdown()
 
 
 def test_ray_gives_the_local_pools_records_and_shards(tmp_path, local_ray):
-    on_ray = load_config(write_config(tmp_path / "r", games=GAMES, deals=4,
-                                      extra="games_per_task = 3"))
+    on_ray = load_config(
+        write_config(tmp_path / "r", games=GAMES, deals=4, extra="games_per_task = 3")
+    )
     s = run_tournament(on_ray, backend="ray", progress=False)
-    local = load_config(write_config(tmp_path / "l", games=GAMES, deals=4,
-                                     extra="games_per_task = 3"))
+    local = load_config(
+        write_config(tmp_path / "l", games=GAMES, deals=4, extra="games_per_task = 3")
+    )
     run_tournament(local, workers=2, progress=False)
     assert (s.played, s.failed) == (20, 0)
     assert records(on_ray.out).equals(records(local.out))
@@ -130,8 +151,9 @@ def _kill_a_busy_worker(shards: Path, killed: list[int]) -> None:
 
 @pytest.mark.slow
 def test_a_worker_killed_mid_batch_is_retried_and_the_batch_completes(tmp_path, local_ray):
-    cfg = load_config(write_config(tmp_path / "r", games=GAMES, deals=60,
-                                   extra="games_per_task = 10"))
+    cfg = load_config(
+        write_config(tmp_path / "r", games=GAMES, deals=60, extra="games_per_task = 10")
+    )
     killed: list[int] = []
     killer = threading.Thread(target=_kill_a_busy_worker, args=(cfg.out / "records", killed))
     killer.start()
@@ -145,14 +167,19 @@ def test_a_worker_killed_mid_batch_is_retried_and_the_batch_completes(tmp_path, 
 
 
 @pytest.mark.slow
-def test_a_game_that_kills_its_worker_twice_is_recorded_as_failed(tmp_path, local_ray,
-                                                                  monkeypatch):
+def test_a_game_that_kills_its_worker_twice_is_recorded_as_failed(tmp_path, local_ray, monkeypatch):
     from ray_helpers import KILLER, register_killer
 
     monkeypatch.setitem(AGENTS, KILLER, None)  # restored after the test
     register_killer()  # the config builds every agent once here
-    cfg = load_config(write_config(tmp_path, deals=2, extra="games_per_task = 4",
-                                   agents={"rnd": "random", "killer": KILLER}))
+    cfg = load_config(
+        write_config(
+            tmp_path,
+            deals=2,
+            extra="games_per_task = 4",
+            agents={"rnd": "random", "killer": KILLER},
+        )
+    )
     s = run_tournament(cfg, backend="ray", progress=False)
     df = records(cfg.out)
     assert (s.played, s.failed, len(df)) == (4, 2, 4)

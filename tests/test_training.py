@@ -17,8 +17,7 @@ from agents.search_config import load_search_config
 from agents.weights import FORMAT as WEIGHTS_FORMAT
 from agents.weights import load_weights
 from skip_ai.cli import main
-from skip_ai.training import load_train_config, run_training
-from skip_ai.training import loop
+from skip_ai.training import load_train_config, loop, run_training
 from skip_ai.training.config import TrainConfigError
 from skip_ai.training.tuning import save_search, save_weights, tune_heuristic, tune_search
 
@@ -74,8 +73,7 @@ def test_tiny_training_run_completes_and_resumes_after_a_crash(tmp_path, monkeyp
     assert len(row.legal) == len(row.visits) and abs(sum(row.visits) - 1) < 1e-5
     assert set(samples.value) <= {-1.0, 1.0}
     # a finished run reruns without playing anything
-    assert [g.vs_plain for g in run_training(config, progress=False)] == \
-        [g.vs_plain for g in gens]
+    assert [g.vs_plain for g in run_training(config, progress=False)] == [g.vs_plain for g in gens]
 
 
 def test_train_cli_and_changed_config(tmp_path, capsys):
@@ -91,11 +89,14 @@ def test_train_cli_and_changed_config(tmp_path, capsys):
     assert (config.out / "models" / "gen001.npz").exists()  # left intact
 
 
-@pytest.mark.parametrize("extra, message", [
-    ("window = 0\n", "window must be a positive integer"),
-    ('hidden = ["a"]\n', "hidden must be a list"),
-    ("colour = 1\n", "unknown field"),
-])
+@pytest.mark.parametrize(
+    "extra, message",
+    [
+        ("window = 0\n", "window must be a positive integer"),
+        ('hidden = ["a"]\n', "hidden must be a list"),
+        ("colour = 1\n", "unknown field"),
+    ],
+)
 def test_bad_training_configs_are_refused(tmp_path, extra, message):
     with pytest.raises(TrainConfigError, match=message):
         _config(tmp_path, extra)
@@ -109,8 +110,7 @@ def test_bad_search_spec_is_refused(tmp_path):
 
 
 def test_tuning_improves_brook_and_weights_load(tmp_path):
-    r = tune_heuristic(GAME, rounds=2, population=6, elite=2, deals=150, seed=5,
-                       progress=False)
+    r = tune_heuristic(GAME, rounds=2, population=6, elite=2, deals=150, seed=5, progress=False)
     assert r.score[1] > 0.5  # measured on fresh deals
     path = tmp_path / "w.json"
     save_weights(r, path)
@@ -138,8 +138,17 @@ def test_search_tuning_runs_saves_and_loads(tmp_path):
     """A tiny search tuning: every generation is scored, the file loads as ``tuned=FILE``
     (deterministically, like any ISMCTS), and a file for another game or a malformed one is
     refused."""
-    r = tune_search(GAME, budget="iterations=30", rounds=2, population=3, elite=1, deals=1,
-                    eval_deals=1, seed=3, progress=False)
+    r = tune_search(
+        GAME,
+        budget="iterations=30",
+        rounds=2,
+        population=3,
+        elite=1,
+        deals=1,
+        eval_deals=1,
+        seed=3,
+        progress=False,
+    )
     assert [g["round"] for g in r.rounds] == [0, 1]
     assert all(0 <= g["vs_plain"][0] <= 1 for g in r.rounds)
     s = r.config
@@ -168,8 +177,17 @@ def test_search_tuning_runs_saves_and_loads(tmp_path):
 
 def test_search_tuning_keeps_the_parameters_it_does_not_tune():
     game = pyspiel.load_game(GAME)
-    r = tune_search(game, budget="iterations=20", rounds=2, population=3, elite=1, deals=1,
-                    seed=2, progress=False, tune=("rollout_eps",))
+    r = tune_search(
+        game,
+        budget="iterations=20",
+        rounds=2,
+        population=3,
+        elite=1,
+        deals=1,
+        seed=2,
+        progress=False,
+        tune=("rollout_eps",),
+    )
     s = r.config
     assert s.uct_c == pytest.approx(0.7)
     assert np.array_equal(s.weights, heuristic_module(game.spec.kernel).WEIGHTS)
@@ -180,8 +198,27 @@ def test_search_tuning_keeps_the_parameters_it_does_not_tune():
 
 def test_tune_search_command(tmp_path, capsys):
     out = tmp_path / "s.json"
-    assert main(["tune", GAME, "--search", "iterations=20", "--rounds", "1", "--population",
-                 "2", "--elite", "1", "--deals", "1", "--out", str(out)]) == 0
+    assert (
+        main(
+            [
+                "tune",
+                GAME,
+                "--search",
+                "iterations=20",
+                "--rounds",
+                "1",
+                "--population",
+                "2",
+                "--elite",
+                "1",
+                "--deals",
+                "1",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     assert "tuned=" in capsys.readouterr().out
     assert json.loads(out.read_text())["budget"] == "iterations=20"
 
@@ -203,8 +240,17 @@ def test_search_file_without_prior_c_loads_without_a_heuristic_prior(tmp_path):
     """Files tuned before prior_c was a parameter (results/training/*-search.json) still
     load: no heuristic prior."""
     game = pyspiel.load_game(GAME)
-    r = tune_search(game, budget="iterations=20", rounds=1, population=2, elite=1, deals=1,
-                    seed=2, progress=False, tune=("prior_c",))
+    r = tune_search(
+        game,
+        budget="iterations=20",
+        rounds=1,
+        population=2,
+        elite=1,
+        deals=1,
+        seed=2,
+        progress=False,
+        tune=("prior_c",),
+    )
     path = tmp_path / "old.json"
     save_search(r, path)
     data = json.loads(path.read_text())

@@ -10,11 +10,11 @@ def suit_hands(players: int, deck: int = 52) -> dict[int, list[int]]:
     """Seat p holds whole suits: with 4 players seat p holds suit p."""
     d = cards.deck(deck).tolist()
     per = len(d) // players
-    return {p: d[per * p: per * (p + 1)] for p in range(players)}
+    return {p: d[per * p : per * (p + 1)] for p in range(players)}
 
 
 def hand_sizes(state) -> list[int]:
-    line = [l for l in state.observation_string(0).splitlines() if "hand sizes" in l][0]
+    line = [row for row in state.observation_string(0).splitlines() if "hand sizes" in row][0]
     return [int(x) for x in line.split(":")[1].split()]
 
 

@@ -33,8 +33,10 @@ def heuristic_module(kernel: ModuleType) -> ModuleType:
     except ModuleNotFoundError as e:
         if e.name != f"agents.heuristics.{name}":
             raise
-        raise ImportError(f"game kernel {kernel.__name__} has no heuristic player: every game "
-                          f"needs agents/heuristics/{name}.py") from None
+        raise ImportError(
+            f"game kernel {kernel.__name__} has no heuristic player: every game "
+            f"needs agents/heuristics/{name}.py"
+        ) from None
 
 
 def heuristic_weights(game: KernelGame, weights: np.ndarray | None = None) -> np.ndarray:
@@ -44,9 +46,12 @@ def heuristic_weights(game: KernelGame, weights: np.ndarray | None = None) -> np
         return np.asarray(default, np.float64)
     w = np.asarray(weights, np.float64)
     if w.shape != default.shape:
-        raise ValueError(f"{game.spec.short_name}: the heuristic takes {default.shape[0]} "
-                         f"weights, got {w.shape}")
+        raise ValueError(
+            f"{game.spec.short_name}: the heuristic takes {default.shape[0]} weights, got {w.shape}"
+        )
     if not np.isfinite(w).all():  # a NaN makes every move's score NaN: no move is best
-        raise ValueError(f"{game.spec.short_name}: the heuristic's weights must be finite "
-                         f"numbers (got {w.tolist()})")
+        raise ValueError(
+            f"{game.spec.short_name}: the heuristic's weights must be finite "
+            f"numbers (got {w.tolist()})"
+        )
     return w

@@ -118,8 +118,7 @@ def _in_play(s, cur, held, ours):
 
 @njit(cache=True, inline="always")
 def _kind_value(w, k):
-    return (w[BLOCK] * (k >> THEIRS & 1) - w[SPOIL] * (k >> OTHER & 1)
-            - w[KEEP] * (k >> MINE & 1))
+    return w[BLOCK] * (k >> THEIRS & 1) - w[SPOIL] * (k >> OTHER & 1) - w[KEEP] * (k >> MINE & 1)
 
 
 @njit(cache=True, inline="always")
@@ -135,8 +134,12 @@ def _sort_cells(s, width, wanted, buf):
         o = _row_cells(s, r, top, bottom, inside, outside)
         mine, other, theirs = wanted[MINE, r], wanted[OTHER, r], wanted[THEIRS, r]
         for k in range(KINDS):
-            m = (o & (mine if k >> MINE & 1 else ~mine) & (other if k >> OTHER & 1 else ~other)
-                 & (theirs if k >> THEIRS & 1 else ~theirs))
+            m = (
+                o
+                & (mine if k >> MINE & 1 else ~mine)
+                & (other if k >> OTHER & 1 else ~other)
+                & (theirs if k >> THEIRS & 1 else ~theirs)
+            )
             buf[CELLS + k * MAX_W + r] = m
             buf[COUNT + k] += popcount(m)
 

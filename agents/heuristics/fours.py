@@ -44,7 +44,7 @@ def _chances(h, p):
     win = tie = lose = 0.0
     comb = 1.0  # C(u, k)
     for k in range(u + 1):
-        chance = comb * p ** k * (1.0 - p) ** (u - k)
+        chance = comb * p**k * (1.0 - p) ** (u - k)
         comb = comb * (u - k) / (k + 1)
         if h + k >= 3:
             win += chance

@@ -87,8 +87,7 @@ def _best_pair(s, w, m, sign, shed):
     """The pair of equal rank in ``m`` with the highest gain (mask, gain); (0, -inf) if none."""
     best, gain = np.int64(0), -np.inf
     for r in range(13):
-        of_rank = m & (np.int64(1) | np.int64(1) << 13 | np.int64(1) << 26
-                       | np.int64(1) << 39) << r
+        of_rank = m & (np.int64(1) | np.int64(1) << 13 | np.int64(1) << 26 | np.int64(1) << 39) << r
         if popcount(of_rank) < 2:
             continue
         a, ga = _best_card(s, w, of_rank, sign, shed)

@@ -53,8 +53,9 @@ def _cheapest(s, m, rng, keep_trump):
     while m:
         c = lowest(m)
         m &= m - 1
-        score = -K.POINTS[c % 13] - K.STRENGTH[c % 13] * 0.1 \
-            - (keep_trump if c // 13 == trump else 0.0)
+        score = (
+            -K.POINTS[c % 13] - K.STRENGTH[c % 13] * 0.1 - (keep_trump if c // 13 == trump else 0.0)
+        )
         take, best, ties = better(score, best, ties, rng)
         if take:
             best_card = c

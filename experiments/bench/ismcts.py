@@ -31,10 +31,19 @@ import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
 DEFAULT_GAMES = [
-    "skip_columns(players=4)", "skip_domino(players=4)", "skip_fours", "skip_brook(players=4)",
-    "skip_guess(players=4)", "skip_two_captains(players=4)", "skip_little_country(players=4)",
-    "skip_harvest(players=4)", "skip_chains(players=4)", "skip_pyatki(players=4)",
-    "skip_pyatki_pairs", "classic_rummy", "classic_sixty_six_4p",
+    "skip_columns(players=4)",
+    "skip_domino(players=4)",
+    "skip_fours",
+    "skip_brook(players=4)",
+    "skip_guess(players=4)",
+    "skip_two_captains(players=4)",
+    "skip_little_country(players=4)",
+    "skip_harvest(players=4)",
+    "skip_chains(players=4)",
+    "skip_pyatki(players=4)",
+    "skip_pyatki_pairs",
+    "classic_rummy",
+    "classic_sixty_six_4p",
 ]
 
 
@@ -51,15 +60,21 @@ def mid_state(game: pyspiel.Game, seed: int, fraction: float = 0.25) -> pyspiel.
 
 def openspiel_rate(game: pyspiel.Game, state: pyspiel.State, iterations: int) -> float:
     rs = np.random.RandomState(0)
-    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rs), uct_c=2.0,
-                           max_simulations=iterations, random_state=rs)
+    bot = ismcts.ISMCTSBot(
+        game,
+        mcts.RandomRolloutEvaluator(1, rs),
+        uct_c=2.0,
+        max_simulations=iterations,
+        random_state=rs,
+    )
     start = time.perf_counter()
     bot.run_search(state)
     return iterations / (time.perf_counter() - start)
 
 
-def ours(game: pyspiel.Game, state: pyspiel.State, iterations: int,
-         rollout: str = "random") -> tuple[float, int]:
+def ours(
+    game: pyspiel.Game, state: pyspiel.State, iterations: int, rollout: str = "random"
+) -> tuple[float, int]:
     """Iterations/s and nodes of one search of ``iterations``."""
     from agents import make_agent
 
@@ -72,8 +87,7 @@ def ours(game: pyspiel.Game, state: pyspiel.State, iterations: int,
     return best, bot.last_search.nodes
 
 
-def playout_rate(game: pyspiel.Game, state: pyspiel.State, count: int,
-                 determinize: bool) -> float:
+def playout_rate(game: pyspiel.Game, state: pyspiel.State, count: int, determinize: bool) -> float:
     """Random playouts/s from ``state`` in the kernel: from one determinization of it, or
     (``determinize``) each from a fresh one, as an ISMCTS iteration and any player at an
     information state must (the plan of the hidden cards made once, as ISMCTS does)."""
@@ -114,9 +128,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     import skip_ai  # noqa: F401
 
-    print("| game | ours it/s | OpenSpiel it/s | ratio | playouts/s (one world) | iteration / "
-          "playout | playouts/s (fresh world each) | iteration / playout | nodes "
-          "| MB at 100k it | ours it/s, heuristic rollouts |")
+    print(
+        "| game | ours it/s | OpenSpiel it/s | ratio | playouts/s (one world) | iteration / "
+        "playout | playouts/s (fresh world each) | iteration / playout | nodes "
+        "| MB at 100k it | ours it/s, heuristic rollouts |"
+    )
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for name in args.games:
         game = pyspiel.load_game(name)
@@ -128,9 +144,12 @@ def main(argv: list[str] | None = None) -> int:
         fresh = playout_rate(game, state, count, determinize=True)
         mb = peak_mb(game, state, args.memory_iterations)
         heuristic, _ = ours(game, state, args.ours // 4, "heuristic")
-        print(f"| {name} | {rate:,.0f} | {theirs:,.0f} | {rate / theirs:,.0f}× | "
-              f"{fixed:,.0f} | {fixed / rate:.2f}× | {fresh:,.0f} | {fresh / rate:.2f}× | "
-              f"{nodes:,} | {mb:.1f} | {heuristic:,.0f} |", flush=True)
+        print(
+            f"| {name} | {rate:,.0f} | {theirs:,.0f} | {rate / theirs:,.0f}× | "
+            f"{fixed:,.0f} | {fixed / rate:.2f}× | {fresh:,.0f} | {fresh / rate:.2f}× | "
+            f"{nodes:,} | {mb:.1f} | {heuristic:,.0f} |",
+            flush=True,
+        )
     return 0
 
 

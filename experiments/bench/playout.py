@@ -62,18 +62,21 @@ def subprocess_seconds(code: str, cache: str) -> float:
     """Wall time of ``code`` in a fresh interpreter using Numba cache folder ``cache``."""
     env = {"SKIP_AI_CACHE": cache, "PATH": "/usr/bin:/bin"}
     timer = f"import time; t0 = time.perf_counter()\n{code}\nprint(time.perf_counter() - t0)"
-    out = subprocess.run([sys.executable, "-c", timer], env=env, cwd=ROOT, check=True,
-                         capture_output=True, text=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", timer], env=env, cwd=ROOT, check=True, capture_output=True, text=True
+    ).stdout
     return float(out.strip().splitlines()[-1])
 
 
 def compile_times(game_string: str) -> dict[str, float]:
-    first_use = ("import skip_ai, pyspiel\n"
-                 f"from skip_ai.sim import simulate\n"
-                 f"g = pyspiel.load_game({game_string!r})\n"
-                 "s = g.new_initial_state()\n"
-                 "while not s.is_terminal(): s.apply_action(s.legal_actions()[0])\n"
-                 f"simulate({game_string!r}, 1)")
+    first_use = (
+        "import skip_ai, pyspiel\n"
+        f"from skip_ai.sim import simulate\n"
+        f"g = pyspiel.load_game({game_string!r})\n"
+        "s = g.new_initial_state()\n"
+        "while not s.is_terminal(): s.apply_action(s.legal_actions()[0])\n"
+        f"simulate({game_string!r}, 1)"
+    )
     with tempfile.TemporaryDirectory() as cache:
         cold = subprocess_seconds(first_use, cache)
         warm = subprocess_seconds(first_use, cache)
@@ -88,20 +91,26 @@ def default_games() -> list[str]:
     out = []
     for spec in REGISTRY.values():
         counts = next((p.choices for p in spec.params if p.name == "players"), (None,))
-        out += [spec.short_name if n is None else f"{spec.short_name}(players={n})"
-                for n in counts]
+        out += [spec.short_name if n is None else f"{spec.short_name}(players={n})" for n in counts]
     return out
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", nargs="+", default=None,
-                        help="game strings (default: every registered game, each player count)")
+    parser.add_argument(
+        "--games",
+        nargs="+",
+        default=None,
+        help="game strings (default: every registered game, each player count)",
+    )
     parser.add_argument("--sim-games", type=int, default=50000)
     parser.add_argument("--api-games", type=int, default=300)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--no-compile", action="store_true",
-                        help="skip the cold/warm compile measurement (subprocesses)")
+    parser.add_argument(
+        "--no-compile",
+        action="store_true",
+        help="skip the cold/warm compile measurement (subprocesses)",
+    )
     args = parser.parse_args(argv)
 
     import skip_ai  # noqa: F401
@@ -115,20 +124,26 @@ def main(argv: list[str] | None = None) -> int:
         seconds, actions = api_loop(game, args.api_games, args.seed)
         api_rate = args.api_games / seconds
         rate = sim_rate(game_string, args.sim_games, args.seed)
-        print(f"| {game_string} | {rate:,.0f} | {api_rate:,.1f} | {rate / api_rate:,.0f}× | "
-              f"{seconds / actions * 1e6:.2f} |")
+        print(
+            f"| {game_string} | {rate:,.0f} | {api_rate:,.1f} | {rate / api_rate:,.0f}× | "
+            f"{seconds / actions * 1e6:.2f} |"
+        )
     import open_spiel.python.games  # noqa: F401  (registers OpenSpiel's Python games)
 
     for name in ("python_team_dominoes", "hearts"):
         game = pyspiel.load_game(name)
         n = 30 if name.startswith("python") else 300
         seconds, actions = api_loop(game, n, args.seed)
-        print(f"| baseline: OpenSpiel {name} | – | {n / seconds:,.1f} | – | "
-              f"{seconds / actions * 1e6:.2f} |")
+        print(
+            f"| baseline: OpenSpiel {name} | – | {n / seconds:,.1f} | – | "
+            f"{seconds / actions * 1e6:.2f} |"
+        )
 
     if not args.no_compile:
-        print("\n| game | first use, cold cache (s) | first use, warm cache (s) | "
-              "warm `import skip_ai` (s) |")
+        print(
+            "\n| game | first use, cold cache (s) | first use, warm cache (s) | "
+            "warm `import skip_ai` (s) |"
+        )
         print("|---|---:|---:|---:|")
         first_of_each = {g.split("(")[0]: g for g in reversed(games)}
         for game_string in reversed(first_of_each.values()):

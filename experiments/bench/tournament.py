@@ -29,14 +29,22 @@ import time
 from pathlib import Path
 
 
-def config(out: Path, games: list[str], agents: dict[str, str], deals: int,
-           games_per_task: int = 100):
+def config(
+    out: Path, games: list[str], agents: dict[str, str], deals: int, games_per_task: int = 100
+):
     from skip_ai.tournament.config import parse_config
 
-    return parse_config({"name": out.name, "seed": 1, "deals": deals, "out": str(out),
-                         "games_per_task": games_per_task,
-                         "games": [{"game": g} for g in games],
-                         "agents": [{"name": n, "spec": s} for n, s in agents.items()]})
+    return parse_config(
+        {
+            "name": out.name,
+            "seed": 1,
+            "deals": deals,
+            "out": str(out),
+            "games_per_task": games_per_task,
+            "games": [{"game": g} for g in games],
+            "agents": [{"name": n, "spec": s} for n, s in agents.items()],
+        }
+    )
 
 
 def speedup(tmp: Path) -> None:
@@ -51,12 +59,16 @@ def speedup(tmp: Path) -> None:
         kids0, own0 = resource.getrusage(resource.RUSAGE_CHILDREN), time.process_time()
         s = run_tournament(c, workers=workers, progress=False)
         kids1 = resource.getrusage(resource.RUSAGE_CHILDREN)  # the pool's workers, reaped
-        cpu[workers] = (time.process_time() - own0,
-                        kids1.ru_utime + kids1.ru_stime - kids0.ru_utime - kids0.ru_stime)
+        cpu[workers] = (
+            time.process_time() - own0,
+            kids1.ru_utime + kids1.ru_stime - kids0.ru_utime - kids0.ru_stime,
+        )
         rates[workers] = s.played / s.seconds
-        print(f"  {workers} worker(s): {s.played} games in {s.seconds:.1f} s = "
-              f"{rates[workers]:.1f} games/s; CPU: runner {cpu[workers][0]:.1f} s, "
-              f"pool workers {cpu[workers][1]:.1f} s")
+        print(
+            f"  {workers} worker(s): {s.played} games in {s.seconds:.1f} s = "
+            f"{rates[workers]:.1f} games/s; CPU: runner {cpu[workers][0]:.1f} s, "
+            f"pool workers {cpu[workers][1]:.1f} s"
+        )
     print(f"  speed-up with 2 workers: {rates[2] / rates[1]:.2f}× (target ≥ 1.8×)")
     # On a machine shared with other jobs the wall clock says little; from CPU times, two
     # free cores would take max(the workers' CPU / 2, the runner's CPU) for the same games.
@@ -71,8 +83,10 @@ def overhead(tmp: Path) -> None:
     from skip_ai.tournament import run_tournament
     from skip_ai.tournament.schedule import schedule
 
-    for agents, deals in (({"rnd": "random", "heur": "heuristic"}, 2500),
-                          ({"heur": "heuristic", "mcts": "ismcts(iterations=100)"}, 250)):
+    for agents, deals in (
+        ({"rnd": "random", "heur": "heuristic"}, 2500),
+        ({"heur": "heuristic", "mcts": "ismcts(iterations=100)"}, 250),
+    ):
         c = config(tmp / f"over-{deals}", ["skip_columns(players=4)"], agents, deals)
         game = load(c.games[0])
         layouts = seatings(game)
@@ -89,9 +103,11 @@ def overhead(tmp: Path) -> None:
             rec.append((time.perf_counter() - w0, time.process_time() - c0))
         n = deals * len(layouts)
         (bw, bc), (rw, rc) = [tuple(map(min, zip(*x))) for x in (bare, rec)]
-        print(f"  {' vs '.join(agents.values())}, {n} games: bare {bw:.2f} s "
-              f"({n / bw:.0f} games/s), recorded {rw:.2f} s: overhead {(rw - bw) / rw:.1%} "
-              f"of the wall time, {(rc - bc) / rc:.1%} of the CPU time (target ≤ 5%)")
+        print(
+            f"  {' vs '.join(agents.values())}, {n} games: bare {bw:.2f} s "
+            f"({n / bw:.0f} games/s), recorded {rw:.2f} s: overhead {(rw - bw) / rw:.1%} "
+            f"of the wall time, {(rc - bc) / rc:.1%} of the CPU time (target ≤ 5%)"
+        )
 
 
 def ray_vs_pool(tmp: Path) -> None:
@@ -107,12 +123,16 @@ def ray_vs_pool(tmp: Path) -> None:
         if name == "ray (already started)":
             ray.init(num_cpus=2, include_dashboard=False, logging_level="warning")
         c = config(tmp / f"ray-{len(rates)}", games, agents, 500, games_per_task=25)
-        s = run_tournament(c, workers=2, backend="local" if name == "pool" else "ray",
-                           progress=False)
+        s = run_tournament(
+            c, workers=2, backend="local" if name == "pool" else "ray", progress=False
+        )
         rates[name] = s.played / s.seconds
-        print(f"  {name:28s} {s.played} games in {s.seconds:6.1f} s = {rates[name]:6.1f} "
-              f"games/s = {rates[name] / rates['pool']:.2f}× the pool (target ≥ 0.9×); "
-              f"load average {os.getloadavg()[0]:.1f}", flush=True)
+        print(
+            f"  {name:28s} {s.played} games in {s.seconds:6.1f} s = {rates[name]:6.1f} "
+            f"games/s = {rates[name] / rates['pool']:.2f}× the pool (target ≥ 0.9×); "
+            f"load average {os.getloadavg()[0]:.1f}",
+            flush=True,
+        )
     ray.shutdown()
 
 
@@ -136,8 +156,13 @@ def memory(tmp: Path, n_games: int) -> None:
     from skip_ai.tournament import run_tournament
 
     game = "skip_columns(players=2,deck=36)"
-    c = config(tmp / "memory", [game], {"rnd1": "random", "rnd2": "random"}, n_games // 2,
-               games_per_task=500)
+    c = config(
+        tmp / "memory",
+        [game],
+        {"rnd1": "random", "rnd2": "random"},
+        n_games // 2,
+        games_per_task=500,
+    )
     done = threading.Event()
     records = c.out / "records"
     t0 = time.perf_counter()
@@ -147,18 +172,23 @@ def memory(tmp: Path, n_games: int) -> None:
         while not done.wait(10):
             shards = len(list(records.glob("*.parquet"))) if records.exists() else 0
             kids = " + ".join(f"{rss_mb(k):.0f}" for k in children(os.getpid()))
-            print(f"  {time.perf_counter() - t0:6.0f} {shards * 500:7d} "
-                  f"{rss_mb(os.getpid()):10.0f} {kids:>11s}", flush=True)
+            print(
+                f"  {time.perf_counter() - t0:6.0f} {shards * 500:7d} "
+                f"{rss_mb(os.getpid()):10.0f} {kids:>11s}",
+                flush=True,
+            )
 
     watcher = threading.Thread(target=sample, daemon=True)
     watcher.start()
     s = run_tournament(c, workers=2, progress=False)
     done.set()
     watcher.join()
-    print(f"  {s.played} games of {game}, random vs random, 2 workers: {s.seconds:.0f} s = "
-          f"{s.played / s.seconds:.0f} games/s; final runner RSS {rss_mb(os.getpid()):.0f} MB; "
-          f"{len(list(records.glob('*.parquet')))} shards, "
-          f"{sum(p.stat().st_size for p in records.glob('*.parquet')) / 2**20:.1f} MB")
+    print(
+        f"  {s.played} games of {game}, random vs random, 2 workers: {s.seconds:.0f} s = "
+        f"{s.played / s.seconds:.0f} games/s; final runner RSS {rss_mb(os.getpid()):.0f} MB; "
+        f"{len(list(records.glob('*.parquet')))} shards, "
+        f"{sum(p.stat().st_size for p in records.glob('*.parquet')) / 2**20:.1f} MB"
+    )
 
 
 def estimate(path: str, sample: int, workers: int, efficiency: float) -> None:
@@ -166,8 +196,8 @@ def estimate(path: str, sample: int, workers: int, efficiency: float) -> None:
     from skip_ai.duplicate import seatings
     from skip_ai.pyspiel_wrapper import load
     from skip_ai.tournament import load_config
-    from skip_ai.tournament.worker import play_games
     from skip_ai.tournament.schedule import schedule
+    from skip_ai.tournament.worker import play_games
 
     c = load_config(path)
     n_pairs = len(c.agents) * (len(c.agents) - 1) // 2
@@ -182,26 +212,43 @@ def estimate(path: str, sample: int, workers: int, efficiency: float) -> None:
         per_game = (time.process_time() - t0) / len(rows)
         batch = per_game * c.deals * len(seatings(load(games[0].game)))
         total_s += batch
-        print(f"  {games[0].game:58s} {games[0].agent_a.name + ' v ' + games[0].agent_b.name:28s}"
-              f" {per_game:7.3f} {batch / 60:9.1f}", flush=True)
+        print(
+            f"  {games[0].game:58s} {games[0].agent_a.name + ' v ' + games[0].agent_b.name:28s}"
+            f" {per_game:7.3f} {batch / 60:9.1f}",
+            flush=True,
+        )
     hours = total_s / 3600 / (workers * efficiency)
-    print(f"  {c.name}: {len(c.games)} games × {n_pairs} pairs × {c.deals} deals; "
-          f"one core would take {total_s / 3600:.2f} h; on {workers} workers at "
-          f"{efficiency:.0%} efficiency ≈ {hours:.2f} h (plus compiling ISMCTS per game and worker)")
+    print(
+        f"  {c.name}: {len(c.games)} games × {n_pairs} pairs × {c.deals} deals; "
+        f"one core would take {total_s / 3600:.2f} h; on {workers} workers at "
+        f"{efficiency:.0%} efficiency ≈ {hours:.2f} h (plus compiling ISMCTS per game and worker)"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", nargs="+", choices=["speedup", "overhead", "memory", "ray"],
-                        default=["speedup", "overhead", "memory"])
+    parser.add_argument(
+        "--only",
+        nargs="+",
+        choices=["speedup", "overhead", "memory", "ray"],
+        default=["speedup", "overhead", "memory"],
+    )
     parser.add_argument("--games", type=int, default=100_000, help="games in the memory run")
-    parser.add_argument("--estimate", metavar="CONFIG", help="estimate this config's run time "
-                        "instead of benchmarking")
-    parser.add_argument("--sample", type=int, default=1, help="deals per (game, pair) played "
-                        "for the estimate")
+    parser.add_argument(
+        "--estimate",
+        metavar="CONFIG",
+        help="estimate this config's run time instead of benchmarking",
+    )
+    parser.add_argument(
+        "--sample", type=int, default=1, help="deals per (game, pair) played for the estimate"
+    )
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--efficiency", type=float, default=0.9,
-                        help="measured speed-up per worker (section 1's speed-up / 2)")
+    parser.add_argument(
+        "--efficiency",
+        type=float,
+        default=0.9,
+        help="measured speed-up per worker (section 1's speed-up / 2)",
+    )
     args = parser.parse_args(argv)
     import skip_ai  # noqa: F401
 

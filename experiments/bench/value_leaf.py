@@ -25,14 +25,23 @@ from skip_ai.pyspiel_wrapper import load
 from skip_ai.training.heuristic_data import heuristic_samples
 
 
-def value_leaf(game_str: str, games: int, hidden: tuple[int, ...], epochs: int, seconds: float,
-               deals: int, seed: int, out: Path) -> dict:
+def value_leaf(
+    game_str: str,
+    games: int,
+    hidden: tuple[int, ...],
+    epochs: int,
+    seconds: float,
+    deals: int,
+    seed: int,
+    out: Path,
+) -> dict:
     game = load(game_str)
     t0 = time.time()
     obs, value = heuristic_samples(game, games, seed=seed)
     cut = int(0.9 * len(obs))
-    net = PolicyValueNet.initial(str(game), game.obs_size, game.num_distinct_actions(), hidden,
-                                 seed=seed)
+    net = PolicyValueNet.initial(
+        str(game), game.obs_size, game.num_distinct_actions(), hidden, seed=seed
+    )
     fit(net, obs[:cut], None, None, value[:cut], epochs=epochs, lr=0.003, batch=512, seed=seed)
     _, v, _ = net.forward(obs[cut:].astype(np.float64), policy=False)
     r2 = 1 - ((v - value[cut:]) ** 2).mean() / value[cut:].var()
@@ -45,12 +54,24 @@ def value_leaf(game_str: str, games: int, hidden: tuple[int, ...], epochs: int, 
     r = match(game, spec, f"ismcts(seconds={seconds})", deals, seed=seed, progress=True)
     moves = r.games[["moves_a", "moves_b"]].sum().values
     ms = 1e3 * r.games[["seconds_a", "seconds_b"]].sum().values / moves
-    row = {"game": str(game), "samples": len(obs), "hidden": list(hidden), "r2": r2,
-           "score": r.score, "lo": r.lo, "hi": r.hi, "deals": deals, "ms_value": ms[0],
-           "ms_rollout": ms[1], "minutes": (time.time() - t0) / 60}
+    row = {
+        "game": str(game),
+        "samples": len(obs),
+        "hidden": list(hidden),
+        "r2": r2,
+        "score": r.score,
+        "lo": r.lo,
+        "hi": r.hi,
+        "deals": deals,
+        "ms_value": ms[0],
+        "ms_rollout": ms[1],
+        "minutes": (time.time() - t0) / 60,
+    }
     (out / f"{name}.json").write_text(json.dumps(row, indent=1))
-    print(f"value leaves vs heuristic rollouts: {r.score:.3f} [{r.lo:.3f}, {r.hi:.3f}] "
-          f"over {deals} deals; ms/move {ms[0]:.1f} / {ms[1]:.1f}")
+    print(
+        f"value leaves vs heuristic rollouts: {r.score:.3f} [{r.lo:.3f}, {r.hi:.3f}] "
+        f"over {deals} deals; ms/move {ms[0]:.1f} / {ms[1]:.1f}"
+    )
     return row
 
 
@@ -67,8 +88,9 @@ def main() -> None:
     args = ap.parse_args()
     hidden = tuple(int(h) for h in args.hidden.split(",") if h)
     for g in args.games:
-        value_leaf(g, args.n_games, hidden, args.epochs, args.seconds, args.deals, args.seed,
-                   args.out)
+        value_leaf(
+            g, args.n_games, hidden, args.epochs, args.seconds, args.deals, args.seed, args.out
+        )
 
 
 if __name__ == "__main__":

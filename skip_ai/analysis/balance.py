@@ -45,8 +45,13 @@ import pandas as pd
 from skip_ai.analysis.bootstrap import percentile, resample, unit_codes
 from skip_ai.analysis.frame import deal_scores, game_info
 
-SIDE_METRICS = ["team0_win_rate", "seat0_win_rate", "draw_rate", "outcome_uniformity",
-                "seat_advantage"]
+SIDE_METRICS = [
+    "team0_win_rate",
+    "seat0_win_rate",
+    "draw_rate",
+    "outcome_uniformity",
+    "seat_advantage",
+]
 """The metrics of the game between equal players (self-play only)."""
 CROSS_METRICS = ["skill_gap", "duration_moves"]
 """The metrics of cross-play (unequal agents): how far strength shows, how long games last."""
@@ -69,16 +74,32 @@ def balance_table(df: pd.DataFrame, n_boot: int = 200, seed: int = 0) -> pd.Data
             counts = resample(strata, rng).astype(float)
             boots.append(sides.metrics(counts[units], deals, strata, counts))
         lo, hi = percentile(np.array(boots)) if n_boot else (np.full(len(point), np.nan),) * 2
-        frames.append(pd.DataFrame({"game": game, "game_name": sub.game_name.iloc[0],
-                                    "metric": METRICS, "value": point, "lo": lo, "hi": hi}))
+        frames.append(
+            pd.DataFrame(
+                {
+                    "game": game,
+                    "game_name": sub.game_name.iloc[0],
+                    "metric": METRICS,
+                    "value": point,
+                    "lo": lo,
+                    "hi": hi,
+                }
+            )
+        )
     return pd.concat(frames, ignore_index=True)
 
 
 class Sides:
     """One variant's games as arrays over its sides (teams or seats)."""
 
-    def __init__(self, team_game: bool, utility: np.ndarray, winner: np.ndarray,
-                 actions: np.ndarray, moves: np.ndarray):
+    def __init__(
+        self,
+        team_game: bool,
+        utility: np.ndarray,
+        winner: np.ndarray,
+        actions: np.ndarray,
+        moves: np.ndarray,
+    ):
         self.team_game = team_game
         self.utility = utility  # games × sides, in [-1, 1]
         self.winner = winner
@@ -93,11 +114,17 @@ class Sides:
         scaled = 2 * (returns - umin) / (umax - umin) - 1
         if team_game:
             scaled = np.stack([scaled[:, teams == 0].mean(1), scaled[:, teams == 1].mean(1)], 1)
-        return cls(team_game, scaled, df.winner.to_numpy(), df.num_actions.to_numpy(float),
-                   df.num_moves.to_numpy(float))
+        return cls(
+            team_game,
+            scaled,
+            df.winner.to_numpy(),
+            df.num_actions.to_numpy(float),
+            df.num_moves.to_numpy(float),
+        )
 
-    def metrics(self, w: np.ndarray, deals: np.ndarray, strata: np.ndarray,
-                deal_w: np.ndarray) -> np.ndarray:
+    def metrics(
+        self, w: np.ndarray, deals: np.ndarray, strata: np.ndarray, deal_w: np.ndarray
+    ) -> np.ndarray:
         """Every metric of :data:`METRICS` with game weights ``w`` and deal-unit weights
         ``deal_w`` (all ones for the estimate, resampling counts for the bootstrap)."""
         total = w.sum()
@@ -130,7 +157,10 @@ def balance_wide(table: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
     ``value [lo, hi]`` (metrics that apply to none of the variants left out)."""
     fmt = f"{{:.{digits}f}}"
     cells = table.dropna(subset=["value"]).assign(
-        cell=lambda t: [f"{fmt.format(v)} [{fmt.format(lo)}, {fmt.format(hi)}]"
-                        for v, lo, hi in zip(t.value, t.lo, t.hi)])
+        cell=lambda t: [
+            f"{fmt.format(v)} [{fmt.format(lo)}, {fmt.format(hi)}]"
+            for v, lo, hi in zip(t.value, t.lo, t.hi)
+        ]
+    )
     wide = cells.pivot(index="game", columns="metric", values="cell")
     return wide[[m for m in METRICS if m in wide.columns]].fillna("—")

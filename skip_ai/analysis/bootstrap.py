@@ -36,5 +36,7 @@ def percentile(samples: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     tail = 100 * (1 - LEVEL) / 2
     with warnings.catch_warnings():  # a metric that does not apply is NaN in every sample
         warnings.simplefilter("ignore", RuntimeWarning)
-        return (np.nanpercentile(samples, tail, axis=0),
-                np.nanpercentile(samples, 100 - tail, axis=0))
+        return (
+            np.nanpercentile(samples, tail, axis=0),
+            np.nanpercentile(samples, 100 - tail, axis=0),
+        )

@@ -27,24 +27,26 @@ def load_records(out: str | Path) -> pd.DataFrame:
     path = Path(out)
     folder = path / "records" if (path / "records").is_dir() else path
     if not folder.exists():
-        raise ValueError(f"no records at {folder} (expected a batch folder holding records/ "
-                         "or a records folder of Parquet shards)")
+        raise ValueError(
+            f"no records at {folder} (expected a batch folder holding records/ "
+            "or a records folder of Parquet shards)"
+        )
     try:
         df = read_records(folder)
     except (OSError, pa.ArrowException) as e:
         raise ValueError(f"cannot read the records at {folder}: {e}") from e
     ok = df[df.status == "ok"].reset_index(drop=True)
     if ok.empty:
-        raise ValueError(f"no finished games in the records at {folder} "
-                         f"({len(df)} records, none with status ok)")
+        raise ValueError(
+            f"no finished games in the records at {folder} ({len(df)} records, none with status ok)"
+        )
     return ok
 
 
 def deal_scores(df: pd.DataFrame) -> pd.DataFrame:
     """One row per deal unit: A's duplicate score on the deal (``score``, the mean of
     ``score_a`` over the deal's seatings) and how many games it averages."""
-    return (df.groupby(UNIT, sort=True).score_a.agg(score="mean", games="size")
-            .reset_index())
+    return df.groupby(UNIT, sort=True).score_a.agg(score="mean", games="size").reset_index()
 
 
 @cache

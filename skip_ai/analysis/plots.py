@@ -19,8 +19,14 @@ from skip_ai.analysis.balance import METRICS
 from skip_ai.analysis.winrate import pair_scores
 
 # Fixed axes for the metrics on a fixed scale, so a panel shows where a value sits in it.
-RANGE = {"team0_win_rate": (0, 1), "seat0_win_rate": (0, 1), "draw_rate": (0, 1),
-         "outcome_uniformity": (0, 1), "seat_advantage": (0, 1), "skill_gap": (0, 1)}
+RANGE = {
+    "team0_win_rate": (0, 1),
+    "seat0_win_rate": (0, 1),
+    "draw_rate": (0, 1),
+    "outcome_uniformity": (0, 1),
+    "seat_advantage": (0, 1),
+    "skill_gap": (0, 1),
+}
 STYLE = {"font.size": 11, "axes.titlesize": 13, "axes.labelsize": 11, "figure.titlesize": 14}
 
 
@@ -43,20 +49,29 @@ def ratings_plot(ratings: pd.DataFrame) -> Figure:
     cols = min(3, len(scopes))
     rows = -(-len(scopes) // cols)
     with matplotlib.rc_context(STYLE):
-        fig = Figure(figsize=(4.6 * cols, 0.5 + rows * (0.9 + 0.45 * ratings.agent.nunique())),
-                     layout="constrained")
+        fig = Figure(
+            figsize=(4.6 * cols, 0.5 + rows * (0.9 + 0.45 * ratings.agent.nunique())),
+            layout="constrained",
+        )
         axes = fig.subplots(rows, cols, squeeze=False).ravel()
         for ax, scope in zip(axes, scopes):
             r = ratings[ratings.game == scope].sort_values("elo")
             y = np.arange(len(r))
-            ax.errorbar(r.elo, y, xerr=[r.elo - r.lo, r.hi - r.elo], fmt="o", color="C0",
-                        ecolor="C0", capsize=4)
+            ax.errorbar(
+                r.elo,
+                y,
+                xerr=[r.elo - r.lo, r.hi - r.elo],
+                fmt="o",
+                color="C0",
+                ecolor="C0",
+                capsize=4,
+            )
             ax.axvline(0, color="0.7", lw=1, zorder=0)
             ax.set_yticks(y, r.agent)
             ax.set_ylim(-0.6, len(r) - 0.4)
             ax.set_title(label(scope, 40), fontsize=11)
             ax.set_xlabel("Elo (0 = mean of the agents)")
-        for ax in axes[len(scopes):]:
+        for ax in axes[len(scopes) :]:
             ax.set_visible(False)
         fig.suptitle("Agent ratings with 95% bootstrap intervals")
     return fig
@@ -75,9 +90,15 @@ def winrate_heatmap(df: pd.DataFrame, game: str) -> Figure:
         for s in scores.itertuples():
             i, j = agents.index(s.agent), agents.index(s.opponent)
             grid[i, j] = s.score
-            ax.text(j, i, f"{s.score:.2f}\n[{s.lo:.2f}, {s.hi:.2f}]", ha="center",
-                    va="center", fontsize=10,
-                    color="white" if abs(s.score - 0.5) > 0.3 else "black")
+            ax.text(
+                j,
+                i,
+                f"{s.score:.2f}\n[{s.lo:.2f}, {s.hi:.2f}]",
+                ha="center",
+                va="center",
+                fontsize=10,
+                color="white" if abs(s.score - 0.5) > 0.3 else "black",
+            )
         cmap = matplotlib.colormaps["RdBu"].with_extremes(bad="0.92")  # diagonal: grey
         image = ax.imshow(grid, cmap=cmap, vmin=0, vmax=1)
         ax.set_xticks(range(k), agents, rotation=30, ha="right")
@@ -95,9 +116,13 @@ def length_plot(df: pd.DataFrame) -> Figure:
     with matplotlib.rc_context(STYLE):
         fig = Figure(figsize=(8, 1.2 + 0.9 * len(games)), layout="constrained")
         ax = fig.subplots()
-        ax.boxplot([df.num_moves[df.game == g].to_numpy() for g in games], orientation="horizontal",
-                   tick_labels=[label(g) for g in games], showmeans=True,
-                   meanprops={"marker": "D", "markerfacecolor": "white"})
+        ax.boxplot(
+            [df.num_moves[df.game == g].to_numpy() for g in games],
+            orientation="horizontal",
+            tick_labels=[label(g) for g in games],
+            showmeans=True,
+            meanprops={"marker": "D", "markerfacecolor": "white"},
+        )
         ax.invert_yaxis()
         ax.set_xlabel("moves per game (players' decisions; ◇ = mean)")
         ax.set_title("Game length by variant")
@@ -112,17 +137,21 @@ def balance_plot(table: pd.DataFrame) -> Figure:
     cols = 3
     rows = -(-len(metrics) // cols)
     with matplotlib.rc_context(STYLE):
-        fig = Figure(figsize=(5 * cols, rows * (1.2 + 0.6 * len(games))),
-                     layout="constrained")
+        fig = Figure(figsize=(5 * cols, rows * (1.2 + 0.6 * len(games))), layout="constrained")
         axes = fig.subplots(rows, cols, squeeze=False, sharey=True).ravel()
         y = np.arange(len(games))
         for ax, metric in zip(axes, metrics):
             t = table[table.metric == metric].set_index("game").reindex(games)
             # a percentile bootstrap interval may miss a biased estimate (a variance, an
             # absolute value): the bar then stops at the estimate
-            ax.errorbar(t.value, y, xerr=[(t.value - t.lo).clip(lower=0),
-                                          (t.hi - t.value).clip(lower=0)], fmt="o",
-                        capsize=4, color="C1")
+            ax.errorbar(
+                t.value,
+                y,
+                xerr=[(t.value - t.lo).clip(lower=0), (t.hi - t.value).clip(lower=0)],
+                fmt="o",
+                capsize=4,
+                color="C1",
+            )
             if metric == "team0_win_rate":  # ½ = no advantage
                 ax.axvline(0.5, color="0.7", lw=1, zorder=0)
             if metric in RANGE:
@@ -131,7 +160,7 @@ def balance_plot(table: pd.DataFrame) -> Figure:
             ax.set_yticks(y, [label(g) for g in games])
             ax.set_ylim(len(games) - 0.5, -0.5)
             ax.grid(axis="x", color="0.9")
-        for ax in axes[len(metrics):]:
+        for ax in axes[len(metrics) :]:
             ax.set_visible(False)
         fig.suptitle("By variant (95% bootstrap intervals over deals)")
     return fig

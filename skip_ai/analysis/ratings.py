@@ -45,17 +45,22 @@ def elo_ratings(df: pd.DataFrame, n_boot: int = 200, seed: int = 0) -> pd.DataFr
         result = outcomes(sub)
         units, strata = unit_codes(sub)
         point = _fit(ia, ib, result, np.ones(len(sub), np.int64), len(agents))
-        boots = np.array([_fit(ia, ib, result, resample(strata, rng)[units], len(agents))
-                          for _ in range(n_boot)])
+        boots = np.array(
+            [_fit(ia, ib, result, resample(strata, rng)[units], len(agents)) for _ in range(n_boot)]
+        )
         lo, hi = percentile(boots) if n_boot else (np.full_like(point, np.nan),) * 2
         played = np.bincount(ia, minlength=len(agents)) + np.bincount(ib, minlength=len(agents))
-        frames.append(pd.DataFrame({"game": name, "agent": agents, "elo": point, "lo": lo,
-                                    "hi": hi, "games": played}))
+        frames.append(
+            pd.DataFrame(
+                {"game": name, "agent": agents, "elo": point, "lo": lo, "hi": hi, "games": played}
+            )
+        )
     return pd.concat(frames, ignore_index=True)
 
 
-def _fit(ia: np.ndarray, ib: np.ndarray, result: np.ndarray, weight: np.ndarray,
-         k: int) -> np.ndarray:
+def _fit(
+    ia: np.ndarray, ib: np.ndarray, result: np.ndarray, weight: np.ndarray, k: int
+) -> np.ndarray:
     """Ratings of ``k`` agents from games (A index, B index, result) counted ``weight``
     times each, centred on their mean."""
     wins = np.zeros((k, k), np.int64)

@@ -15,8 +15,7 @@ from skip_ai.pyspiel_wrapper import load
 from skip_ai.stats import mean_interval
 
 
-def structure(game: str, n_games: int = 20, seed: int = 0) -> dict[str, tuple[float, float,
-                                                                              float]]:
+def structure(game: str, n_games: int = 20, seed: int = 0) -> dict[str, tuple[float, float, float]]:
     """``branching_factor`` (the mean number of legal moves at a player's decision) and
     ``decision_moves`` (the share of the decisions with more than one legal move), each as
     (mean, lo, hi) over ``n_games`` random-play games of ``game`` (intervals over games)."""
@@ -26,17 +25,26 @@ def structure(game: str, n_games: int = 20, seed: int = 0) -> dict[str, tuple[fl
     for i in range(n_games):
         rng = make_rng(derive(base, i))
         legal: list[int] = []  # the number of legal moves at each decision
-        play(g.new_initial_state(), [RandomBot(rng=rng)] * g.num_players(), rng,
-             on_turn=lambda state, player: legal.append(len(state.legal_actions())))
+        play(
+            g.new_initial_state(),
+            [RandomBot(rng=rng)] * g.num_players(),
+            rng,
+            on_turn=lambda state, player: legal.append(len(state.legal_actions())),
+        )
         counts = np.array(legal)
         branching.append(counts.mean())
         decisions.append((counts > 1).mean())
-    return {"branching_factor": mean_interval(np.array(branching)),
-            "decision_moves": mean_interval(np.array(decisions))}
+    return {
+        "branching_factor": mean_interval(np.array(branching)),
+        "decision_moves": mean_interval(np.array(decisions)),
+    }
 
 
 def structure_table(games: list[str], n_games: int = 20, seed: int = 0) -> pd.DataFrame:
     """:func:`structure` of every game string, in the long form of the balance table."""
-    rows = [(game, metric, *values) for game in games
-            for metric, values in structure(game, n_games, seed).items()]
+    rows = [
+        (game, metric, *values)
+        for game in games
+        for metric, values in structure(game, n_games, seed).items()
+    ]
     return pd.DataFrame(rows, columns=["game", "metric", "value", "lo", "hi"])

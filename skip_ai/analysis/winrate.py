@@ -26,8 +26,7 @@ def pair_scores(df: pd.DataFrame) -> pd.DataFrame:
         score, lo, hi = score_interval(d.score.to_numpy())
         rows.append((game, a, b, score, lo, hi, n))
         rows.append((game, b, a, 1 - score, 1 - hi, 1 - lo, n))
-    return pd.DataFrame(rows, columns=["game", "agent", "opponent", "score", "lo", "hi",
-                                       "deals"])
+    return pd.DataFrame(rows, columns=["game", "agent", "opponent", "score", "lo", "hi", "deals"])
 
 
 def winrate_matrix(df: pd.DataFrame, game: str) -> pd.DataFrame:
@@ -36,5 +35,9 @@ def winrate_matrix(df: pd.DataFrame, game: str) -> pd.DataFrame:
     scores = pair_scores(df[df.game == game])
     agents = sorted(set(scores.agent))
     matrix = scores.pivot(index="agent", columns="opponent", values="score")
-    return matrix.reindex(index=agents, columns=agents).astype(float).rename_axis(
-        index="agent", columns="opponent").where(~np.eye(len(agents), dtype=bool))
+    return (
+        matrix.reindex(index=agents, columns=agents)
+        .astype(float)
+        .rename_axis(index="agent", columns="opponent")
+        .where(~np.eye(len(agents), dtype=bool))
+    )

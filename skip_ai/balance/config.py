@@ -49,11 +49,30 @@ from pathlib import Path
 from typing import Any
 
 from agents import agent_name
-from skip_ai.tournament.config import (Agent, ConfigError, _agents, _field, _games,
-                                       _positive, _tables, spec_files)
+from skip_ai.tournament.config import (
+    Agent,
+    ConfigError,
+    _agents,
+    _field,
+    _games,
+    _positive,
+    _tables,
+    spec_files,
+)
 
-_TOP = {"name", "seed", "deals", "trace_deals", "workers", "games_per_task", "out", "games",
-        "agents", "measures", "objective"}
+_TOP = {
+    "name",
+    "seed",
+    "deals",
+    "trace_deals",
+    "workers",
+    "games_per_task",
+    "out",
+    "games",
+    "agents",
+    "measures",
+    "objective",
+}
 
 
 @dataclass(frozen=True)
@@ -73,10 +92,16 @@ class Objective:
 
 
 # (lowest, highest) allowed for every number of the two tables
-_RANGES = {"decided_threshold": (0.5, 1.0), "meaningful_spread": (0.0, 1.0),
-           "settle_tolerance": (0.0, 0.5), "fairness": (0.0, math.inf),
-           "skill_depth": (0.0, math.inf), "length": (0.0, math.inf),
-           "length_target": (0.0, math.inf), "drama": (0.0, math.inf)}
+_RANGES = {
+    "decided_threshold": (0.5, 1.0),
+    "meaningful_spread": (0.0, 1.0),
+    "settle_tolerance": (0.0, 0.5),
+    "fairness": (0.0, math.inf),
+    "skill_depth": (0.0, math.inf),
+    "length": (0.0, math.inf),
+    "length_target": (0.0, math.inf),
+    "drama": (0.0, math.inf),
+}
 
 
 @dataclass(frozen=True)
@@ -88,18 +113,22 @@ class BalanceConfig:
     workers: int
     games_per_task: int
     out: Path
-    games: tuple[str, ...]          # the variants, full game strings; games[0] the default
-    agents: tuple[Agent, ...]       # the rungs, weakest first
+    games: tuple[str, ...]  # the variants, full game strings; games[0] the default
+    agents: tuple[Agent, ...]  # the rungs, weakest first
     measures: Measures = field(default_factory=Measures)
     objective: Objective = field(default_factory=Objective)
 
     def identity(self) -> dict[str, Any]:
         """What the records depend on (the measures and the objective only read them)."""
-        identity = {"kind": "balance", "name": self.name, "seed": self.seed,
-                    "deals": self.deals, "trace_deals": self.trace_deals,
-                    "games": list(self.games),
-                    "agents": [{"name": a.name, "spec": agent_name(a.spec)}
-                               for a in self.agents]}
+        identity = {
+            "kind": "balance",
+            "name": self.name,
+            "seed": self.seed,
+            "deals": self.deals,
+            "trace_deals": self.trace_deals,
+            "games": list(self.games),
+            "agents": [{"name": a.name, "spec": agent_name(a.spec)} for a in self.agents],
+        }
         files = spec_files(a.spec for a in self.agents if isinstance(a.spec, str))
         if files:
             identity["files"] = files
@@ -124,6 +153,7 @@ def load_balance_config(path: str | Path) -> BalanceConfig:
 
 def parse_balance_config(raw: dict[str, Any], source: str = "config") -> BalanceConfig:
     """Check a parsed balance config (a dict as TOML gives it)."""
+
     def fail(msg: str) -> ConfigError:
         return ConfigError(f"{source}: {msg}")
 
@@ -146,10 +176,12 @@ def parse_balance_config(raw: dict[str, Any], source: str = "config") -> Balance
     measures = Measures(**_numbers(raw, "measures", Measures, fail))
     objective = Objective(**_numbers(raw, "objective", Objective, fail))
     if objective.length > 0 and objective.length_target <= 0:
-        raise fail("[objective] 'length' > 0 needs 'length_target' > 0 (the number of moves "
-                   "wanted)")
-    return BalanceConfig(name, seed, deals, trace_deals, workers, per_task, out, games, agents,
-                         measures, objective)
+        raise fail(
+            "[objective] 'length' > 0 needs 'length_target' > 0 (the number of moves wanted)"
+        )
+    return BalanceConfig(
+        name, seed, deals, trace_deals, workers, per_task, out, games, agents, measures, objective
+    )
 
 
 def _numbers(raw: dict, table: str, kind: type, fail) -> dict[str, float]:
@@ -166,7 +198,8 @@ def _numbers(raw: dict, table: str, kind: type, fail) -> dict[str, float]:
             raise fail(f"[{table}] field {key!r} must be a number (got {value!r})")
         lo, hi = _RANGES[key]
         if not math.isfinite(value) or not lo <= value <= hi:
-            raise fail(f"[{table}] field {key!r} must be a finite number in [{lo}, {hi}] "
-                       f"(got {value!r})")
+            raise fail(
+                f"[{table}] field {key!r} must be a finite number in [{lo}, {hi}] (got {value!r})"
+            )
         out[key] = float(value)
     return out

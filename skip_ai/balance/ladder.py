@@ -12,7 +12,7 @@ between rungs and between variants are paired by deal.
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from skip_ai.balance.config import BalanceConfig
 from skip_ai.duplicate import seatings
@@ -25,19 +25,35 @@ def study_schedule(config: BalanceConfig) -> Iterator[ScheduledGame]:
     for v, game in enumerate(config.games):
         for r, agent in enumerate(config.agents):
             for deal in range(config.deals):
-                yield ScheduledGame(f"{v}/self/{r}/{deal}/0", game, deal, 0,
-                                    deal_seed(config.seed, 0, 0, deal), agent, agent)
+                yield ScheduledGame(
+                    f"{v}/self/{r}/{deal}/0",
+                    game,
+                    deal,
+                    0,
+                    deal_seed(config.seed, 0, 0, deal),
+                    agent,
+                    agent,
+                )
         n_seatings = len(seatings(load(game)))
         for r in range(1, len(config.agents)):
             for deal in range(config.trace_deals):
                 seed = deal_seed(config.seed, 0, 0, deal)
                 for k in range(n_seatings):
-                    yield ScheduledGame(f"{v}/step/{r}/{deal}/{k}", game, deal, k, seed,
-                                        config.agents[r], config.agents[r - 1])
+                    yield ScheduledGame(
+                        f"{v}/step/{r}/{deal}/{k}",
+                        game,
+                        deal,
+                        k,
+                        seed,
+                        config.agents[r],
+                        config.agents[r - 1],
+                    )
 
 
 def study_size(config: BalanceConfig) -> int:
     """How many games :func:`study_schedule` yields."""
     steps = len(config.agents) - 1
-    return sum(len(config.agents) * config.deals
-               + steps * config.trace_deals * len(seatings(load(g))) for g in config.games)
+    return sum(
+        len(config.agents) * config.deals + steps * config.trace_deals * len(seatings(load(g)))
+        for g in config.games
+    )

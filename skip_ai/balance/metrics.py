@@ -51,19 +51,26 @@ import pandas as pd
 from skip_ai.balance.config import Measures
 from skip_ai.stats import mean_interval, score_interval
 
-DECISION_MEASURES = ["lead_changes", "drama", "comeback_rate", "decided_at", "uncertainty",
-                     "meaningful_choice_rate"]
+DECISION_MEASURES = [
+    "lead_changes",
+    "drama",
+    "comeback_rate",
+    "decided_at",
+    "uncertainty",
+    "meaningful_choice_rate",
+]
 RATES = {"comeback_rate", "meaningful_choice_rate"}
 
 
 @dataclass(frozen=True)
 class Sides:
     """What the measures need to know of a variant."""
+
     team_game: bool
-    teams: np.ndarray      # team per seat (team games)
+    teams: np.ndarray  # team per seat (team games)
     names: tuple[str, str]  # the teams' names ("Red", "Black" where the game has colours)
     players: int
-    family: str             # the game's short name: variants of one family are compared
+    family: str  # the game's short name: variants of one family are compared
 
     @property
     def headline(self) -> str:
@@ -88,8 +95,7 @@ def sides(game: str) -> Sides:
 
     g = load(game)
     n = g.num_players()
-    return Sides(g.spec.team_game, g.spec.teams(n), tuple(g.spec.team_names), n,
-                 g.spec.short_name)
+    return Sides(g.spec.team_game, g.spec.teams(n), tuple(g.spec.team_names), n, g.spec.short_name)
 
 
 def split(df: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -97,14 +103,25 @@ def split(df: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     (read from the match id ``V/kind/R/DEAL/SEATING``)."""
     parts = df.match_id.str.split("/", expand=True)
     df = df.assign(variant=parts[0].astype(int), kind=parts[1], rung=parts[2].astype(int))
-    return (df[df.kind == "self"].reset_index(drop=True),
-            df[df.kind == "step"].reset_index(drop=True))
+    return (
+        df[df.kind == "self"].reset_index(drop=True),
+        df[df.kind == "step"].reset_index(drop=True),
+    )
 
 
-def _row(game: str, rung: int, agent: str, measure: str, value: float, lo: float, hi: float,
-         n: int) -> dict:
-    return {"game": game, "rung": rung, "agent": agent, "measure": measure, "value": value,
-            "lo": lo, "hi": hi, "n": n}
+def _row(
+    game: str, rung: int, agent: str, measure: str, value: float, lo: float, hi: float, n: int
+) -> dict:
+    return {
+        "game": game,
+        "rung": rung,
+        "agent": agent,
+        "measure": measure,
+        "value": value,
+        "lo": lo,
+        "hi": hi,
+        "n": n,
+    }
 
 
 def selfplay_table(selfplay: pd.DataFrame, measures: Measures) -> pd.DataFrame:
@@ -150,8 +167,9 @@ def game_decisions(r, s: Sides, measures: Measures) -> dict[str, float]:
         return out
     n = len(values)
     out["uncertainty"] = float(np.mean(1 - np.abs(2 * values[searched] - 1)))
-    out["meaningful_choice_rate"] = float(np.mean(np.nan_to_num(spreads, nan=0.0)
-                                                  >= measures.meaningful_spread))
+    out["meaningful_choice_rate"] = float(
+        np.mean(np.nan_to_num(spreads, nan=0.0) >= measures.meaningful_spread)
+    )
     where = np.flatnonzero(searched)
     if s.team_game:
         team0 = np.where(s.teams[movers[where]] == 0, values[where], 1 - values[where])
@@ -188,11 +206,33 @@ def trace_table(steps: pd.DataFrame) -> pd.DataFrame:
     for (game, rung), g in steps.groupby(["game", "rung"], sort=True):
         per_deal = g.groupby("deal").score_a.mean().to_numpy()
         value, lo, hi = score_interval(per_deal)
-        rows.append({"game": game, "step": rung, "stronger": g.agent_a.iloc[0],
-                     "weaker": g.agent_b.iloc[0], "deals": len(per_deal),
-                     "stronger_score": value, "lo": lo, "hi": hi, "clear": lo > 0.5})
-    return pd.DataFrame(rows, columns=["game", "step", "stronger", "weaker", "deals",
-                                       "stronger_score", "lo", "hi", "clear"])
+        rows.append(
+            {
+                "game": game,
+                "step": rung,
+                "stronger": g.agent_a.iloc[0],
+                "weaker": g.agent_b.iloc[0],
+                "deals": len(per_deal),
+                "stronger_score": value,
+                "lo": lo,
+                "hi": hi,
+                "clear": lo > 0.5,
+            }
+        )
+    return pd.DataFrame(
+        rows,
+        columns=[
+            "game",
+            "step",
+            "stronger",
+            "weaker",
+            "deals",
+            "stronger_score",
+            "lo",
+            "hi",
+            "clear",
+        ],
+    )
 
 
 def skill_depth(trace: pd.DataFrame, game: str) -> int:
@@ -210,8 +250,9 @@ def headline_outcomes(selfplay: pd.DataFrame, game: str, rung: int) -> pd.Series
     return pd.Series(x, index=g.deal.to_numpy()).sort_index()
 
 
-def paired_difference(x: pd.Series, y: pd.Series, bounded: bool = True
-                      ) -> tuple[float, float, float, float, int]:
+def paired_difference(
+    x: pd.Series, y: pd.Series, bounded: bool = True
+) -> tuple[float, float, float, float, int]:
     """Mean of ``x − y`` over the deals both hold, its 95% interval, the two-sided p-value of
     "no difference" (normal approximation to the paired mean) and the number of deals.
 
@@ -235,7 +276,8 @@ def paired_difference(x: pd.Series, y: pd.Series, bounded: bool = True
 @dataclass(frozen=True)
 class Settlement:
     """Does the headline still move between the top two rungs?"""
-    verdict: str   # "settled", "moving" or "unresolved"
+
+    verdict: str  # "settled", "moving" or "unresolved"
     change: float  # top rung minus the one below
     lo: float
     hi: float

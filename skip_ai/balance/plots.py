@@ -33,14 +33,16 @@ def rung_plot(table: pd.DataFrame, agents: list[str], order: list[str]) -> Figur
         for ax, game in zip(axes, games):
             s = sides(game)
             g = head[head.game == game].sort_values("rung")
-            ax.errorbar(g.rung, g.value, yerr=[g.value - g.lo, g.hi - g.value], fmt="o-",
-                        capsize=4)
+            ax.errorbar(g.rung, g.value, yerr=[g.value - g.lo, g.hi - g.value], fmt="o-", capsize=4)
             ax.axhline(s.fair, color="0.5", ls="--", lw=1, label="fair")
             ax.set_xticks(range(len(agents)), agents, rotation=30, ha="right")
             ax.set_ylim(-0.03, 1.03)
             colour = f"{s.names[0]}, " if s.colours else ""
-            ax.set_ylabel(f"team 0 ({colour}seats {s.team_seats(0)}) score" if s.team_game
-                          else "seat 0 win rate")
+            ax.set_ylabel(
+                f"team 0 ({colour}seats {s.team_seats(0)}) score"
+                if s.team_game
+                else "seat 0 win rate"
+            )
             ax.set_title(label(game, 40), fontsize=11)
         fig.suptitle("Self-play: every seat the same agent (95% intervals)")
     return fig
@@ -55,12 +57,15 @@ def trace_plot(trace: pd.DataFrame, order: list[str]) -> Figure:
         for ax, game in zip(axes, games):
             t = trace[trace.game == game].sort_values("step")
             x = np.arange(len(t))
-            ax.errorbar(x, t.stronger_score, yerr=[t.stronger_score - t.lo,
-                                                   t.hi - t.stronger_score],
-                        fmt="o", capsize=4)
+            ax.errorbar(
+                x,
+                t.stronger_score,
+                yerr=[t.stronger_score - t.lo, t.hi - t.stronger_score],
+                fmt="o",
+                capsize=4,
+            )
             ax.axhline(0.5, color="0.5", ls="--", lw=1)
-            ax.set_xticks(x, [f"{a}\nvs {b}" for a, b in zip(t.stronger, t.weaker)],
-                          fontsize=8)
+            ax.set_xticks(x, [f"{a}\nvs {b}" for a, b in zip(t.stronger, t.weaker)], fontsize=8)
             ax.set_ylim(-0.03, 1.03)
             ax.set_ylabel("higher rung's score")
             ax.set_title(label(game, 40), fontsize=11)
@@ -74,9 +79,13 @@ def variant_plot(summary: pd.DataFrame, agent: str) -> Figure:
         fig = Figure(figsize=(6.4, 0.9 + 0.55 * len(summary)), layout="constrained")
         ax = fig.subplots()
         y = np.arange(len(summary))[::-1]
-        ax.errorbar(summary.headline, y, xerr=[summary.headline - summary.lo,
-                                               summary.hi - summary.headline],
-                    fmt="o", capsize=4)
+        ax.errorbar(
+            summary.headline,
+            y,
+            xerr=[summary.headline - summary.lo, summary.hi - summary.headline],
+            fmt="o",
+            capsize=4,
+        )
         for yy, fair in zip(y, summary.fair):
             ax.plot([fair, fair], [yy - 0.3, yy + 0.3], color="0.5", lw=1.5)
         ax.set_yticks(y, [label(g, 36) for g in summary.game], fontsize=9)

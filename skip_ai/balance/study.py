@@ -16,8 +16,7 @@ from pathlib import Path
 
 from skip_ai.balance.config import BalanceConfig, load_balance_config
 from skip_ai.balance.ladder import study_schedule, study_size
-from skip_ai.balance.report import (findings, study_tables, who_played,
-                                    write_balance_report)
+from skip_ai.balance.report import findings, study_tables, who_played, write_balance_report
 from skip_ai.tournament.runner import BatchSummary, run_batch
 
 QUICK = "quick.toml"
@@ -29,12 +28,24 @@ def quick_config_path() -> Path:
     return Path(str(resources.files("skip_ai.balance") / QUICK))
 
 
-def run_study(config: BalanceConfig, workers: int | None = None, backend: str = "local",
-              address: str | None = None, progress: bool = True) -> tuple[BatchSummary, Path]:
+def run_study(
+    config: BalanceConfig,
+    workers: int | None = None,
+    backend: str = "local",
+    address: str | None = None,
+    progress: bool = True,
+) -> tuple[BatchSummary, Path]:
     """Play what is left of the study and write ``OUT/report.md``; returns the batch's
     summary and the report's path."""
-    summary = run_batch(config, lambda: study_schedule(config), study_size(config), workers,
-                        backend, progress, address)
+    summary = run_batch(
+        config,
+        lambda: study_schedule(config),
+        study_size(config),
+        workers,
+        backend,
+        progress,
+        address,
+    )
     return summary, write_balance_report(config)
 
 

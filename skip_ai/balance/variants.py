@@ -63,12 +63,24 @@ def compare_to_default(selfplay: pd.DataFrame, games: list[str], rung: int) -> p
             continue
         mine, base = _per_deal(selfplay, game, rung), _per_deal(selfplay, default, rung)
         for measure in ("fairness", "moves"):
-            diff, lo, hi, p, deals = paired_difference(mine[measure], base[measure],
-                                                       bounded=measure == "fairness")
-            rows.append({"game": game, "default": default, "measure": measure,
-                         "difference": diff, "lo": lo, "hi": hi, "deals": deals, "p": p})
-    table = pd.DataFrame(rows, columns=["game", "default", "measure", "difference", "lo", "hi",
-                                        "deals", "p"])
+            diff, lo, hi, p, deals = paired_difference(
+                mine[measure], base[measure], bounded=measure == "fairness"
+            )
+            rows.append(
+                {
+                    "game": game,
+                    "default": default,
+                    "measure": measure,
+                    "difference": diff,
+                    "lo": lo,
+                    "hi": hi,
+                    "deals": deals,
+                    "p": p,
+                }
+            )
+    table = pd.DataFrame(
+        rows, columns=["game", "default", "measure", "difference", "lo", "hi", "deals", "p"]
+    )
     table["p_holm"] = holm(table.p.to_numpy())
     return table
 
@@ -80,9 +92,12 @@ def rank_variants(summary: pd.DataFrame, objective: Objective) -> pd.DataFrame:
     target = objective.length_target
     length = ((summary.moves - target).abs() / target) if target > 0 else 0.0
     drama = summary.drama.fillna(0.0)
-    penalty = (objective.fairness * (summary.headline - summary.fair).abs()
-               - objective.skill_depth * summary.skill_depth
-               + objective.length * length - objective.drama * drama)
+    penalty = (
+        objective.fairness * (summary.headline - summary.fair).abs()
+        - objective.skill_depth * summary.skill_depth
+        + objective.length * length
+        - objective.drama * drama
+    )
     ranked = summary.assign(family=[sides(g).family for g in summary.game], penalty=penalty)
     ranked["rank"] = ranked.groupby("family").penalty.rank(method="min").astype(int)
     return ranked.sort_values(["family", "rank"])

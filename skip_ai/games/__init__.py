@@ -4,5 +4,15 @@ Importing this package registers every game (``skip_ai.pyspiel_wrapper.REGISTRY`
 """
 
 from skip_ai.games import (  # noqa: F401
-    brook, captains, chains, columns, domino, fours, guess, harvest, pyatki, rummy, sixty_six,
+    brook,
+    captains,
+    chains,
+    columns,
+    domino,
+    fours,
+    guess,
+    harvest,
+    pyatki,
+    rummy,
+    sixty_six,
 )

@@ -27,8 +27,6 @@ from skip_ai.games.spec import DECK_36_FOR_1V1, PLAYERS_2_4_6, REMOVE4, GameSpec
 from skip_ai.kernel.bits import list_segments, sample_segments
 from skip_ai.kernel.resample import (  # noqa: F401  (kernel API)
     plan_default as resample_plan,
-    redeal as resample_planned,
-    resample_hidden as resample,
 )
 from skip_ai.kernel.state import (
     CHANCE,
@@ -163,8 +161,10 @@ def action_to_string(s, player: int, action: int) -> str:
 
 def _table_lines(s) -> list[str]:
     stream = [int(s[BR_STREAM + i]) for i in range(int(s[BR_STREAM_N]))]
-    return [text.table_line(s, "stream", cards.cards_to_str(stream)),
-            text.taken_line(s, TEAM_NAMES)]
+    return [
+        text.table_line(s, "stream", cards.cards_to_str(stream)),
+        text.taken_line(s, TEAM_NAMES),
+    ]
 
 
 def _cards_in_play(p: dict) -> int:
@@ -172,8 +172,9 @@ def _cards_in_play(p: dict) -> int:
 
 
 def _title(s) -> str:
-    return (f"Brook, {text.players(s)} players, {int(param(s, P_DECK))} cards"
-             + (", 4 removed unseen" if param(s, P_REMOVE4) else ""))
+    return f"Brook, {text.players(s)} players, {int(param(s, P_DECK))} cards" + (
+        ", 4 removed unseen" if param(s, P_REMOVE4) else ""
+    )
 
 
 SPEC = GameSpec(
@@ -182,9 +183,7 @@ SPEC = GameSpec(
     original_name="Ручеек",
     rules_section="§8",
     kernel=sys.modules[__name__],
-    params=(PLAYERS_2_4_6,
-            DECK_36_FOR_1V1,
-            REMOVE4),
+    params=(PLAYERS_2_4_6, DECK_36_FOR_1V1, REMOVE4),
     num_players=lambda p: p["players"],
     num_distinct_actions=lambda p: 55,
     max_chance_outcomes=lambda p: 54,

@@ -23,8 +23,8 @@ The game ends after n consecutive passes or when nobody holds a card; more piles
 the higher total value of the piles, else a draw.
 
 Knowledge: a pass while holding cards proves the passer holds no card of his colour (LAY is
-always possible with one), no pelican, and no card that could beat an opponent pile; those cards go to his
-proved-absent set for the resampler.
+always possible with one), no pelican, and no card that could beat an opponent pile; those
+cards go to his proved-absent set for the resampler.
 
 State: the field slots of ``kernel.fields``; ``CP_MARRIAGE[suit]`` (0 none, 1 married, 2 the
 child is laid); ``CP_PELICAN[team]`` (0 fewer than two pelican piles, 1 the pelican child may be
@@ -83,8 +83,6 @@ from skip_ai.kernel.fields import (
 from skip_ai.kernel.fields import write_observation as write_field_observation
 from skip_ai.kernel.resample import (  # noqa: F401  (kernel API)
     plan_default as resample_plan,
-    redeal as resample_planned,
-    resample_hidden as resample,
 )
 from skip_ai.kernel.rng import below
 from skip_ai.kernel.state import (
@@ -169,7 +167,7 @@ def init(params):
     players, jokers, pelicans = params[P_PLAYERS], params[P_JOKERS], params[P_PELICANS]
     plain = standard_deck(params[P_DECK], jokers != 0)
     deck = np.empty(len(plain) + pelicans, np.int64)
-    deck[:len(plain)] = plain
+    deck[: len(plain)] = plain
     for i in range(pelicans):
         deck[len(plain) + i] = PELICAN0 + i
     extras = EXTRAS_3V3 if not (jokers or pelicans) else extra_seats(players)
@@ -218,8 +216,7 @@ def can_beat(s, c, b):
     if suit != c // 13 or value(c) <= pile_value:
         return False
     top = s[F_TOP + b]
-    king_on_queen = (_rank(c) == KING and s[F_SIZE + b] == 1 and top < 52
-                     and _rank(top) == QUEEN)
+    king_on_queen = _rank(c) == KING and s[F_SIZE + b] == 1 and top < 52 and _rank(top) == QUEEN
     return not (param(s, P_LITTLE) and king_on_queen)
 
 
@@ -340,8 +337,8 @@ def legal_actions(s, out):
 def random_legal(s, rng):
     """Exactly ``legal_actions(s)[below(rng, n)]``, counted and picked from the masks kept in
     the state (``CP_BEAT`` ...): LAY and ADD by suit blocks (every card of a suit joins the
-    same piles), BEAT pile by pile, then card by card when one is picked. ``legal_actions`` lists the same moves
-    the long way (``_moves``), which the tests compare."""
+    same piles), BEAT pile by pile, then card by card when one is picked. ``legal_actions``
+    lists the same moves the long way (``_moves``), which the tests compare."""
     cur = s[H_CUR]
     team = team_of(s, cur)
     held = s[HAND + cur]
@@ -354,7 +351,8 @@ def random_legal(s, rng):
     first = 2 - 2 * team  # the suits of the team's colour: 2, 3 (red) or 0, 1 (black)
     for suit in range(first, first + 2):
         n_add += popcount(own & (SUIT_CARDS << (13 * suit))) * (
-            popcount(addable & s[F_BY_SUIT + suit]) + jokerless)
+            popcount(addable & s[F_BY_SUIT + suit]) + jokerless
+        )
     n_beat = 0
     beaters = np.int64(0)  # the cards in hand that beat some opponent pile
     opponents = s[F_PILES + 1 - team]
@@ -666,17 +664,21 @@ def _pile_text(s, b: int) -> str:
     if flags & PROTECTED:
         marks.append(f"protected until seat {(flags >> GUARD_SHIFT) - 1} plays")
     size = int(s[F_SIZE + b])
-    return body + (f"={int(s[F_SUM + b])}" if size > 1 else "") + \
-        (f"({', '.join(marks)})" if marks else "")
+    return (
+        body
+        + (f"={int(s[F_SUM + b])}" if size > 1 else "")
+        + (f"({', '.join(marks)})" if marks else "")
+    )
 
 
 def _field_lines(s) -> list[str]:
     lines = []
     for team in range(2):
         piles = [b for b in range(MAX_CARDS) if (int(s[F_PILES + team]) >> b) & 1]
-        lines.append(f"  {TEAM_NAMES[team]} field ({len(piles)} piles, value "
-                     f"{int(field_sum(s, team))}): "
-                     + ("  ".join(_pile_text(s, b) for b in piles) or "-"))
+        lines.append(
+            f"  {TEAM_NAMES[team]} field ({len(piles)} piles, value "
+            f"{int(field_sum(s, team))}): " + ("  ".join(_pile_text(s, b) for b in piles) or "-")
+        )
     lines.append(f"  consecutive passes: {int(s[F_PASSES])}")
     return lines
 
@@ -685,8 +687,9 @@ def _title(s) -> str:
     name = "Little Country" if param(s, P_LITTLE) else "Two Captains"
     deck = int(param(s, P_DECK)) + (2 if param(s, P_JOKERS) else 0)
     pelicans = int(param(s, P_PELICANS))
-    return f"{name}, {text.players(s)} players, {deck} cards" + \
-        (f" and {pelicans} pelicans" if pelicans else "")
+    return f"{name}, {text.players(s)} players, {deck} cards" + (
+        f" and {pelicans} pelicans" if pelicans else ""
+    )
 
 
 def _max_length(p: dict) -> int:
@@ -710,19 +713,29 @@ _COMMON = dict(
 
 
 TWO_CAPTAINS = GameSpec(
-    short_name="skip_two_captains", long_name="Two Captains", original_name="Два Капитана",
-    rules_section="§3", params=(PLAYERS_4_6, DECK_36_52),
+    short_name="skip_two_captains",
+    long_name="Two Captains",
+    original_name="Два Капитана",
+    rules_section="§3",
+    params=(PLAYERS_4_6, DECK_36_52),
     num_distinct_actions=lambda p: 5887,
     kernel_params=lambda p: [p["players"], p["deck"], 0, 0, 0],
-    **_COMMON)
+    **_COMMON,
+)
 LITTLE_COUNTRY = GameSpec(
-    short_name="skip_little_country", long_name="Little Country",
-    original_name="Маленькая Страна", rules_section="§4",
-    params=(PLAYERS_4_6, DECK_36_52,
-            Param("jokers", False, (False, True), "both jokers join the deck (54 or 38 cards)"),
-            Param("pelicans", 0, (0, 2, 3), "pelicans (value 15, no suit) join the deck")),
+    short_name="skip_little_country",
+    long_name="Little Country",
+    original_name="Маленькая Страна",
+    rules_section="§4",
+    params=(
+        PLAYERS_4_6,
+        DECK_36_52,
+        Param("jokers", False, (False, True), "both jokers join the deck (54 or 38 cards)"),
+        Param("pelicans", 0, (0, 2, 3), "pelicans (value 15, no suit) join the deck"),
+    ),
     num_distinct_actions=lambda p: NUM_ACTIONS_PELICANS if p["pelicans"] else NUM_ACTIONS,
     kernel_params=lambda p: [p["players"], p["deck"], int(p["jokers"]), 1, p["pelicans"]],
-    **_COMMON)
+    **_COMMON,
+)
 register(TWO_CAPTAINS)
 register(LITTLE_COUNTRY)

@@ -124,11 +124,14 @@ BLACK_CARDS = (np.int64(1) << 26) - 1
 RED_CARDS = BLACK_CARDS << 26
 MAX_CHAINS = 4 * 6
 """At most 6 chains of at least 2 cards in a suit of 13."""
-JACKS, QUEENS, KINGS, ACES = ((np.int64(1) | np.int64(1) << 13 | np.int64(1) << 26
-                               | np.int64(1) << 39) << (rank - 2) for rank in (11, 12, 13, 14))
+JACKS, QUEENS, KINGS, ACES = (
+    (np.int64(1) | np.int64(1) << 13 | np.int64(1) << 26 | np.int64(1) << 39) << (rank - 2)
+    for rank in (11, 12, 13, 14)
+)
 
 
 # ----- sizes and parameters --------------------------------------------------------------
+
 
 @njit(cache=True, inline="always")
 def columns_n(s):
@@ -156,6 +159,7 @@ def _colour(c):
 
 
 # ----- deal and draws --------------------------------------------------------------------
+
 
 @njit(cache=True)
 def init(params):
@@ -202,6 +206,7 @@ def sample_chance(s, rng):
 
 # ----- placing cards ---------------------------------------------------------------------
 
+
 @njit(cache=True, inline="always")
 def _span_mask(lo, hi):
     """Mask of the columns lo..hi (empty when lo > hi)."""
@@ -235,10 +240,12 @@ def _spans(s):
     if width <= widest_out:
         outside = _span_mask(right - widest_out + 1, left + widest_out - 1)
     # cells next to the table above / below it and left / right of it (none off the grid)
-    ends = ((popcount(s[CH_ROWS + top]) if top > 0 else 0)
-            + (popcount(s[CH_ROWS + bottom]) if bottom < w - 1 else 0))
-    sides = ((popcount(s[CH_COLS + left]) if left > 0 else 0)
-             + (popcount(s[CH_COLS + right]) if right < w - 1 else 0))
+    ends = (popcount(s[CH_ROWS + top]) if top > 0 else 0) + (
+        popcount(s[CH_ROWS + bottom]) if bottom < w - 1 else 0
+    )
+    sides = (popcount(s[CH_COLS + left]) if left > 0 else 0) + (
+        popcount(s[CH_COLS + right]) if right < w - 1 else 0
+    )
     cells = s[CH_NEAR_N] - ends - sides
     if outside != 0:
         cells += ends
@@ -383,6 +390,7 @@ def apply_action(s, a):
 
 # ----- chains and the outcome ------------------------------------------------------------
 
+
 @njit(cache=True)
 def links_of(cells, base, w):
     """The links of a table: bit c is set when card c and the next higher card of its suit
@@ -402,8 +410,13 @@ def links_of(cells, base, w):
 def chain_value(start, length):
     """length² plus 2 per J, 3 per Q, 4 per K, 5 per A."""
     run = ((np.int64(1) << length) - 1) << start
-    return (length * length + 2 * popcount(run & JACKS) + 3 * popcount(run & QUEENS)
-            + 4 * popcount(run & KINGS) + 5 * popcount(run & ACES))
+    return (
+        length * length
+        + 2 * popcount(run & JACKS)
+        + 3 * popcount(run & QUEENS)
+        + 4 * popcount(run & KINGS)
+        + 5 * popcount(run & ACES)
+    )
 
 
 @njit(cache=True)
@@ -447,6 +460,7 @@ def returns(s, out):
 
 
 # ----- what a player knows ---------------------------------------------------------------
+
 
 @njit(cache=True)
 def observation(s, p, out):
@@ -509,8 +523,11 @@ def _cells(s) -> dict[tuple[int, int], int]:
     """(row, column) offset of every card on the table → card."""
     n = _n(s)
     w = 2 * n - 1
-    return {(int(s[CH_CELL + c]) // w - (n - 1), int(s[CH_CELL + c]) % w - (n - 1)): c
-            for c in range(NUM_CARDS) if s[CH_CELL + c] >= 0}
+    return {
+        (int(s[CH_CELL + c]) // w - (n - 1), int(s[CH_CELL + c]) % w - (n - 1)): c
+        for c in range(NUM_CARDS)
+        if s[CH_CELL + c] >= 0
+    }
 
 
 def _table_lines(s) -> list[str]:
@@ -519,11 +536,11 @@ def _table_lines(s) -> list[str]:
         return ["  table: (empty)"]
     rows = range(min(r for r, _ in placed), max(r for r, _ in placed) + 1)
     cols = range(min(c for _, c in placed), max(c for _, c in placed) + 1)
-    lines = [f"  table ({len(rows)} × {len(cols)}):",
-             "       " + "".join(f"{c:>4}" for c in cols)]
+    lines = [f"  table ({len(rows)} × {len(cols)}):", "       " + "".join(f"{c:>4}" for c in cols)]
     for r in rows:
-        cells = "".join(f"{cards.to_str(placed[r, c]) if (r, c) in placed else '..':>4}"
-                        for c in cols)
+        cells = "".join(
+            f"{cards.to_str(placed[r, c]) if (r, c) in placed else '..':>4}" for c in cols
+        )
         lines.append(f"  {r:>4} " + cells)
     return lines
 
@@ -535,8 +552,9 @@ def _chain_lines(s) -> list[str]:
     for start, length in zip(starts[:count].tolist(), lengths[:count].tolist()):
         body = "-".join(cards.to_str(c) for c in range(start, start + length))
         per_team[0 if start >= 26 else 1].append(f"{body}={chain_value(start, length)}")
-    return [f"  chains: {TEAM_NAMES[t]} {totals[t]} ({' '.join(per_team[t]) or '-'})"
-            for t in range(2)]
+    return [
+        f"  chains: {TEAM_NAMES[t]} {totals[t]} ({' '.join(per_team[t]) or '-'})" for t in range(2)
+    ]
 
 
 def _known_lines(s, p: int) -> list[str]:
@@ -544,8 +562,10 @@ def _known_lines(s, p: int) -> list[str]:
     q = text.players(s) - 1 - p
     drawn = [c for c in range(NUM_CARDS) if s[LOC + c] == p and (s[KNOWN + c] >> q) & 1]
     given = [c for c in range(NUM_CARDS) if s[LOC + c] == q and (s[KNOWN + c] >> p) & 1]
-    return [f"  drawn from seat {q}: {cards.cards_to_str(drawn) or '-'}",
-            f"  seat {q} drew and holds: {cards.cards_to_str(given) or '-'}"]
+    return [
+        f"  drawn from seat {q}: {cards.cards_to_str(drawn) or '-'}",
+        f"  seat {q} drew and holds: {cards.cards_to_str(given) or '-'}",
+    ]
 
 
 def _title(s) -> str:
@@ -572,8 +592,9 @@ SPEC = GameSpec(
     num_players=lambda p: p["players"],
     num_distinct_actions=_actions,
     max_chance_outcomes=lambda p: 54,
-    max_game_length=lambda p: 2 * p["deck"] + p["players"] * draws_per_seat(p["players"],
-                                                                             p["deck"]),
+    max_game_length=lambda p: (
+        2 * p["deck"] + p["players"] * draws_per_seat(p["players"], p["deck"])
+    ),
     observation_size=lambda p: OBS_SIZE,
     action_to_string=action_to_string,
     title=_title,

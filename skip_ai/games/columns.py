@@ -26,8 +26,6 @@ from skip_ai.games import text
 from skip_ai.games.spec import DECK_36_52, PLAYERS_2_4_6, GameSpec
 from skip_ai.kernel.resample import (  # noqa: F401  (kernel API)
     plan_default as resample_plan,
-    redeal as resample_planned,
-    resample_hidden as resample,
 )
 from skip_ai.kernel.state import (
     CHANCE,
@@ -69,6 +67,7 @@ COL_H = GAME
 GRID = COL_H + 13
 STATE_SIZE = GRID + 4 * 13
 OBS_SIZE = OBS_COMMON + ROWS * NUM_CARDS
+
 
 @njit(cache=True)
 def init(params):

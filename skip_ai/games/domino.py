@@ -54,8 +54,6 @@ from skip_ai.games.spec import DECK_36_FOR_1V1, PLAYERS_2_4_6, REMOVE4, GameSpec
 from skip_ai.kernel.bits import bit, list_segments, sample_segments
 from skip_ai.kernel.resample import (  # noqa: F401  (kernel API)
     plan_default as resample_plan,
-    redeal as resample_planned,
-    resample_hidden as resample,
 )
 from skip_ai.kernel.state import (
     CHANCE,
@@ -275,8 +273,13 @@ def grid_lines(s) -> list[str]:
         cells = []
         for r in ranks:
             c = 13 * suit + r - 2
-            cells.append(f"[{cards.to_str(c)}]" if c == last
-                         else f" {cards.to_str(c)} " if (table >> c) & 1 else " .. ")
+            cells.append(
+                f"[{cards.to_str(c)}]"
+                if c == last
+                else f" {cards.to_str(c)} "
+                if (table >> c) & 1
+                else " .. "
+            )
         lines.append((f"    {SUIT_NAMES[suit]:10s}" + "".join(cells)).rstrip())
     return lines
 
@@ -293,9 +296,11 @@ def _cards_in_play(p: dict) -> int:
 
 
 def _title(s) -> str:
-    return (f"Domino, {text.players(s)} players, {int(param(s, P_DECK))} cards"
-             + (", 4 removed unseen" if param(s, P_REMOVE4) else "")
-             + (", passing by choice" if param(s, P_VOLUNTARY) else ""))
+    return (
+        f"Domino, {text.players(s)} players, {int(param(s, P_DECK))} cards"
+        + (", 4 removed unseen" if param(s, P_REMOVE4) else "")
+        + (", passing by choice" if param(s, P_VOLUNTARY) else "")
+    )
 
 
 SPEC = GameSpec(
@@ -304,11 +309,17 @@ SPEC = GameSpec(
     original_name="Домино",
     rules_section="§6",
     kernel=sys.modules[__name__],
-    params=(PLAYERS_2_4_6,
-            DECK_36_FOR_1V1,
-            REMOVE4,
-            Param("voluntary_pass", False, (False, True),
-                  "passing by choice allowed (except when leading an empty table)")),
+    params=(
+        PLAYERS_2_4_6,
+        DECK_36_FOR_1V1,
+        REMOVE4,
+        Param(
+            "voluntary_pass",
+            False,
+            (False, True),
+            "passing by choice allowed (except when leading an empty table)",
+        ),
+    ),
     num_players=lambda p: p["players"],
     num_distinct_actions=lambda p: PASS + 1,
     max_chance_outcomes=lambda p: 54,

@@ -48,8 +48,6 @@ from skip_ai.games.spec import DECK_36_52, GameSpec, Param
 from skip_ai.kernel.bits import list_segments, lowest, sample_segments
 from skip_ai.kernel.resample import (  # noqa: F401  (kernel API)
     plan_default as resample_plan,
-    redeal as resample_planned,
-    resample_hidden as resample,
 )
 from skip_ai.kernel.state import (
     CHANCE,
@@ -248,14 +246,17 @@ def _lead_text(s, i: int) -> str:
         down = [c for c in range(rank, 52, 13) if s[FO_FROM + c] == seat]
         if down:
             per_seat.append(f"{seat}: {cards.cards_to_str(down)}")
-    return f"{cards.RANK_CHARS[rank]} led by seat {int(s[FO_LEAD_SEAT + i])} " \
-           f"({', '.join(per_seat)})"
+    return (
+        f"{cards.RANK_CHARS[rank]} led by seat {int(s[FO_LEAD_SEAT + i])} ({', '.join(per_seat)})"
+    )
 
 
 def _table_lines(s) -> list[str]:
     leads = [_lead_text(s, i) for i in range(int(s[FO_TRICK_START]), int(s[FO_NLEADS]))]
-    lines = [f"  table: {' | '.join(leads) or '(empty)'}",
-             text.taken_line(s, TEAM_NAMES) + f" (tricks: {int(s[FO_TRICKS])})"]
+    lines = [
+        f"  table: {' | '.join(leads) or '(empty)'}",
+        text.taken_line(s, TEAM_NAMES) + f" (tricks: {int(s[FO_TRICKS])})",
+    ]
     if any(s[LOC + c] == LOC_OUT for c in range(52)):
         lines.append("  the last trick was split in half between the teams")
     return lines
@@ -268,9 +269,11 @@ def public_record(s) -> str:
 
 
 def _title(s) -> str:
-    return (f"Fours, {int(param(s, P_DECK))} cards, lead_order="
-            f"{LEAD_ORDERS[int(param(s, P_LEAD_ORDER))]}, "
-            f"trick_lead={TRICK_LEADS[int(param(s, P_TRICK_LEAD))]}")
+    return (
+        f"Fours, {int(param(s, P_DECK))} cards, lead_order="
+        f"{LEAD_ORDERS[int(param(s, P_LEAD_ORDER))]}, "
+        f"trick_lead={TRICK_LEADS[int(param(s, P_TRICK_LEAD))]}"
+    )
 
 
 SPEC = GameSpec(
@@ -279,12 +282,22 @@ SPEC = GameSpec(
     original_name="Четверки",
     rules_section="§7",
     kernel=sys.modules[__name__],
-    params=(DECK_36_52,
-            Param("lead_order", "clockwise", LEAD_ORDERS,
-                  "who leads again after a 2:2: the next player clockwise with cards, or the "
-                  "previous leader's partner"),
-            Param("trick_lead", "winner", TRICK_LEADS,
-                  "who leads a new trick: the taking team's captain, or the teams in turn")),
+    params=(
+        DECK_36_52,
+        Param(
+            "lead_order",
+            "clockwise",
+            LEAD_ORDERS,
+            "who leads again after a 2:2: the next player clockwise with cards, or the "
+            "previous leader's partner",
+        ),
+        Param(
+            "trick_lead",
+            "winner",
+            TRICK_LEADS,
+            "who leads a new trick: the taking team's captain, or the teams in turn",
+        ),
+    ),
     num_players=lambda p: PLAYERS,
     num_distinct_actions=lambda p: NUM_ACTIONS,
     max_chance_outcomes=lambda p: 54,

@@ -50,8 +50,6 @@ from skip_ai.games.spec import DECK_36_52, PLAYERS_4_6, GameSpec, Param
 from skip_ai.kernel.bits import bit, list_segments, sample_segments
 from skip_ai.kernel.resample import (  # noqa: F401  (kernel API)
     plan_default as resample_plan,
-    redeal as resample_planned,
-    resample_hidden as resample,
 )
 from skip_ai.kernel.state import (
     CHANCE,
@@ -169,8 +167,15 @@ def _row_masks(s):
     """For each row 0..2, the mask of every card of the whole deck that may go into it now
     (0 for a filled row or a row beyond k): rules 3–5."""
     base = GS_GRID + MAX_ROWS * s[GS_COL]
-    return _column_masks(s[base], s[base + 1], s[base + 2], s[GS_COL] == 0, s[GS_ORIENT],
-                         s[GS_FILLED], s[H_PLAYERS] // 2)
+    return _column_masks(
+        s[base],
+        s[base + 1],
+        s[base + 2],
+        s[GS_COL] == 0,
+        s[GS_ORIENT],
+        s[GS_FILLED],
+        s[H_PLAYERS] // 2,
+    )
 
 
 @njit(cache=True, inline="always")
@@ -348,15 +353,19 @@ def _stream_lines(s) -> list[str]:
         passed = "   (the last player passed on the empty table)" if s[GS_EMPTY_PASS] else ""
         return [f"  stream: (empty){passed}"]
     shown = range(col + (1 if s[GS_FILLED] else 0))
-    way = {1: "top higher than bottom", -1: "top lower than bottom",
-           0: "not fixed yet"}[int(s[GS_ORIENT])]
-    lines = [f"  stream: started by {TEAM_NAMES[starter]}; orientation: {way}",
-             "    column " + "".join(f"{i + 1:>5}" for i in shown),
-             "    team   " + "".join(f"{'t' + str((starter + i) % 2):>5}" for i in shown)]
+    way = {1: "top higher than bottom", -1: "top lower than bottom", 0: "not fixed yet"}[
+        int(s[GS_ORIENT])
+    ]
+    lines = [
+        f"  stream: started by {TEAM_NAMES[starter]}; orientation: {way}",
+        "    column " + "".join(f"{i + 1:>5}" for i in shown),
+        "    team   " + "".join(f"{'t' + str((starter + i) % 2):>5}" for i in shown),
+    ]
     for r, name in enumerate(row_names(k)):
         cells = (int(s[GS_GRID + MAX_ROWS * i + r]) for i in shown)
-        lines.append(f"    {name:7s}" + "".join(f"{cards.to_str(c) if c >= 0 else '..':>5}"
-                                                for c in cells))
+        lines.append(
+            f"    {name:7s}" + "".join(f"{cards.to_str(c) if c >= 0 else '..':>5}" for c in cells)
+        )
     return lines
 
 
@@ -368,9 +377,11 @@ def _status_lines(s) -> list[str]:
 
 
 def _title(s) -> str:
-    return (f"Guess, {text.players(s)} players, {int(param(s, P_DECK))} cards"
-            + (" + 2 jokers" if param(s, P_JOKERS) else "")
-            + f", tiebreak {TIEBREAKS[int(param(s, P_TIEBREAK))]}")
+    return (
+        f"Guess, {text.players(s)} players, {int(param(s, P_DECK))} cards"
+        + (" + 2 jokers" if param(s, P_JOKERS) else "")
+        + f", tiebreak {TIEBREAKS[int(param(s, P_TIEBREAK))]}"
+    )
 
 
 def _check(p: dict) -> None:
@@ -388,12 +399,19 @@ SPEC = GameSpec(
     original_name="Угадайка",
     rules_section="§9",
     kernel=sys.modules[__name__],
-    params=(PLAYERS_4_6, DECK_36_52,
-            Param("jokers", False, (False, True), "both jokers join the deck (4 players only)"),
-            Param("tiebreak", "values", TIEBREAKS,
-                  "on equal cards taken: compare their values, or call it a draw",
-                  auto=lambda p: "draw" if p["jokers"] else "values",
-                  auto_doc="draw with jokers, else values")),
+    params=(
+        PLAYERS_4_6,
+        DECK_36_52,
+        Param("jokers", False, (False, True), "both jokers join the deck (4 players only)"),
+        Param(
+            "tiebreak",
+            "values",
+            TIEBREAKS,
+            "on equal cards taken: compare their values, or call it a draw",
+            auto=lambda p: "draw" if p["jokers"] else "values",
+            auto_doc="draw with jokers, else values",
+        ),
+    ),
     num_players=lambda p: p["players"],
     num_distinct_actions=lambda p: 163,
     max_chance_outcomes=lambda p: 54,

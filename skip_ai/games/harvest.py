@@ -42,8 +42,6 @@ from skip_ai.kernel.fields import (
 from skip_ai.kernel.fields import write_observation as write_field_observation
 from skip_ai.kernel.resample import (  # noqa: F401  (kernel API)
     plan_default as resample_plan,
-    redeal as resample_planned,
-    resample_hidden as resample,
 )
 from skip_ai.kernel.rng import below
 from skip_ai.kernel.state import (
@@ -120,7 +118,8 @@ def _moves(s, out, k):
         to_list(own, out)
     for suit in range(4):  # COVER: every card of a suit on every opponent stack of that suit
         n += popcount(theirs & (SUIT_CARDS << (13 * suit))) * popcount(
-            s[F_BY_SUIT + suit] & s[F_PILES + 1 - team])
+            s[F_BY_SUIT + suit] & s[F_PILES + 1 - team]
+        )
     if n == 0:  # PASS only when nothing else is possible
         if k == LIST:
             out[0] = PASS
@@ -166,7 +165,8 @@ def random_legal(s, rng):
     n = n_lay
     for suit in range(first, first + 2):
         n += popcount(theirs & (SUIT_CARDS << (13 * suit))) * popcount(
-            s[F_BY_SUIT + suit] & stacks_of)
+            s[F_BY_SUIT + suit] & stacks_of
+        )
     k = below(rng, n if n > 0 else 1)
     if n == 0:
         return PASS
@@ -304,8 +304,10 @@ def _field_lines(s) -> list[str]:
     lines = []
     for t in range(2):
         stacks = [b for b in range(54) if (int(s[F_PILES + t]) >> b) & 1]
-        lines.append(f"  {TEAM_NAMES[t]} field (score {int(team[t])}): "
-                     + ("  ".join(_stack_text(s, b) for b in stacks) or "-"))
+        lines.append(
+            f"  {TEAM_NAMES[t]} field (score {int(team[t])}): "
+            + ("  ".join(_stack_text(s, b) for b in stacks) or "-")
+        )
     lines.append(f"  consecutive passes: {int(s[F_PASSES])}")
     return lines
 
@@ -320,8 +322,7 @@ SPEC = GameSpec(
     original_name="Урожай",
     rules_section="§10",
     kernel=sys.modules[__name__],
-    params=(PLAYERS_2_4_6,
-            DECK_36_FOR_1V1),
+    params=(PLAYERS_2_4_6, DECK_36_FOR_1V1),
     num_players=lambda p: p["players"],
     num_distinct_actions=lambda p: 2971,
     max_chance_outcomes=lambda p: 54,

@@ -173,6 +173,7 @@ def init(params):
 
 # ----- chance --------------------------------------------------------------------------------
 
+
 @njit(cache=True, inline="always")
 def _chance_mask(s):
     """The deal: any undealt card; the trump card: any but an Ace; a draw: the stock without
@@ -197,6 +198,7 @@ def sample_chance(s, rng):
 
 # ----- decisions -----------------------------------------------------------------------------
 
+
 @njit(cache=True)
 def legal_actions(s, out):
     return list_legal(s, out)
@@ -208,6 +210,7 @@ def random_legal(s, rng):
 
 
 # ----- seats ---------------------------------------------------------------------------------
+
 
 @njit(cache=True, inline="always")
 def _is_out(s, seat):
@@ -240,6 +243,7 @@ def _sat_out(s, team, busy):
 
 
 # ----- the flow ------------------------------------------------------------------------------
+
 
 @njit(cache=True, inline="always")
 def _first_exchange(s):
@@ -430,6 +434,7 @@ def apply_action(s, a):
 
 # ----- outcome -------------------------------------------------------------------------------
 
+
 @njit(cache=True)
 def returns(s, out):
     n = s[H_PLAYERS]
@@ -463,6 +468,7 @@ def scores(s, out):
 
 # ----- what a player knows -------------------------------------------------------------------
 
+
 @njit(cache=True)
 def observation(s, p, out):
     write_common_observation(s, p, out)
@@ -483,8 +489,13 @@ def observation(s, p, out):
 def _building_blocked(s, p):
     """Is an attack being built by a seat other than ``p`` (whose hand ``p`` cannot see)?"""
     att = s[AT_ATTACKER]
-    return (s[PY_STAGE] == PLAY and s[H_CUR] == att and att != p and not s[AT_DEFENDING]
-            and s[AT_PICKED] != 0)
+    return (
+        s[PY_STAGE] == PLAY
+        and s[H_CUR] == att
+        and att != p
+        and not s[AT_DEFENDING]
+        and s[AT_PICKED] != 0
+    )
 
 
 @njit(cache=True, inline="always")
@@ -701,8 +712,11 @@ def _seat_note(s, seat: int) -> str:
 
 def _chance_text(s) -> str:
     """What the chance node of the current stage does (asked only at chance nodes)."""
-    return {DEAL: "dealing", TURN: "turning the trump card",
-            DRAW: f"seat {int(s[PY_DRAWER])} draws"}.get(int(s[PY_STAGE]), "chance")
+    return {
+        DEAL: "dealing",
+        TURN: "turning the trump card",
+        DRAW: f"seat {int(s[PY_DRAWER])} draws",
+    }.get(int(s[PY_STAGE]), "chance")
 
 
 def _title(s) -> str:
@@ -742,8 +756,10 @@ def _exchange_line(s) -> str:
             parts.append(f"{c}/{cards.to_str(ans)}")
     verb = "attacks" if s[AT_DEFENDING] else "builds an attack on"
     done = int(s[PY_EXCHANGES])
-    return (f"  exchange {done + 1}: seat {att} {verb} seat {dfd}: "
-            f"{', '.join(parts) or '(nothing picked yet)'}")
+    return (
+        f"  exchange {done + 1}: seat {att} {verb} seat {dfd}: "
+        f"{', '.join(parts) or '(nothing picked yet)'}"
+    )
 
 
 def _table_lines(s) -> list[str]:
@@ -782,8 +798,9 @@ def _max_length(p: dict) -> int:
 
 
 CAPS = (1, 2, 3, 5, 10, 20, 50, 100, 200, 300, 500, 1000)
-_MAX = Param("max_exchanges", 200, CAPS, "the game stops after this many exchanges",
-             variant_values=(2, 200))
+_MAX = Param(
+    "max_exchanges", 200, CAPS, "the game stops after this many exchanges", variant_values=(2, 200)
+)
 _COMMON = dict(
     kernel=sys.modules[__name__],
     num_distinct_actions=lambda p: NUM_ACTIONS,
@@ -799,23 +816,36 @@ _COMMON = dict(
 )
 
 PYATKI = GameSpec(
-    short_name="skip_pyatki", long_name="Pyatki", original_name="Пятки", rules_section="§1",
-    params=(Param("players", 3, (2, 3, 4, 5, 6), "2 to 6, each for themselves"),
-            Param("deck", 36, (36, 52), "36 or 52 cards"),
-            Param("places", False, (False, True),
-                  "play on for the other places after the first player is out"),
-            _MAX),
+    short_name="skip_pyatki",
+    long_name="Pyatki",
+    original_name="Пятки",
+    rules_section="§1",
+    params=(
+        Param("players", 3, (2, 3, 4, 5, 6), "2 to 6, each for themselves"),
+        Param("deck", 36, (36, 52), "36 or 52 cards"),
+        Param(
+            "places",
+            False,
+            (False, True),
+            "play on for the other places after the first player is out",
+        ),
+        _MAX,
+    ),
     num_players=lambda p: p["players"],
     kernel_params=lambda p: [p["players"], p["deck"], int(p["places"]), p["max_exchanges"], 0],
     team_game=False,
-    **_COMMON)
+    **_COMMON,
+)
 PYATKI_PAIRS = GameSpec(
-    short_name="skip_pyatki_pairs", long_name="Pyatki for pairs",
-    original_name="Пятки двое на двое", rules_section="§2",
+    short_name="skip_pyatki_pairs",
+    long_name="Pyatki for pairs",
+    original_name="Пятки двое на двое",
+    rules_section="§2",
     params=(Param("deck", 52, (36, 52), "36 or 52 cards"), _MAX),
     num_players=lambda p: 4,
     kernel_params=lambda p: [4, p["deck"], 0, p["max_exchanges"], 1],
     team_names=TEAM_NAMES,
-    **_COMMON)
+    **_COMMON,
+)
 register(PYATKI)
 register(PYATKI_PAIRS)

@@ -67,8 +67,6 @@ from skip_ai.games.spec import GameSpec, Param
 from skip_ai.kernel.bits import bit, lowest, popcount
 from skip_ai.kernel.resample import (  # noqa: F401  (kernel API)
     plan_default as resample_plan,
-    redeal as resample_planned,
-    resample_hidden as resample,
 )
 from skip_ai.kernel.rng import below
 from skip_ai.kernel.state import (
@@ -161,6 +159,7 @@ OBS_SIZE = OBS_DISCARDER + MAX_SEATS
 
 # ----- cards ------------------------------------------------------------------------------
 
+
 @njit(cache=True, inline="always")
 def seq_value(c):
     """Sequence value, Ace low: A = 1, 2..10, J = 11, Q = 12, K = 13."""
@@ -232,6 +231,7 @@ def hand_count(s, seat):
 
 # ----- deal, turns, turn-over ---------------------------------------------------------------
 
+
 @njit(cache=True)
 def hand_size_for(players):
     """h of rule 1."""
@@ -297,11 +297,15 @@ def _mark_down(s, seat):
 
 # ----- melds and lay-offs ------------------------------------------------------------------
 
+
 @njit(cache=True, inline="always")
 def targets(s, c):
     """Bitmask of the lay-off targets card ``c`` has on the table (bit t: SET, BELOW, ABOVE)."""
-    return (((s[RM_FIT + SET] >> c) & 1) | (((s[RM_FIT + BELOW] >> c) & 1) << 1)
-            | (((s[RM_FIT + ABOVE] >> c) & 1) << 2))
+    return (
+        ((s[RM_FIT + SET] >> c) & 1)
+        | (((s[RM_FIT + BELOW] >> c) & 1) << 1)
+        | (((s[RM_FIT + ABOVE] >> c) & 1) << 2)
+    )
 
 
 @njit(cache=True, inline="always")
@@ -371,6 +375,7 @@ def _layoff(s, seat, c, t):
 
 
 # ----- legal actions ------------------------------------------------------------------------
+
 
 @njit(cache=True, inline="always")
 def _scan(s, out, k):
@@ -475,6 +480,7 @@ def random_legal(s, rng):
 
 
 # ----- applying actions ------------------------------------------------------------------
+
 
 @njit(cache=True, inline="always")
 def _to_hand(s, c, seat):
@@ -587,6 +593,7 @@ def apply_action(s, a):
 
 # ----- outcome ------------------------------------------------------------------------------
 
+
 @njit(cache=True)
 def returns(s, out):
     n = s[H_PLAYERS]
@@ -614,6 +621,7 @@ def scores(s, out):
 
 
 # ----- what a player knows ----------------------------------------------------------------
+
 
 @njit(cache=True)
 def observation(s, p, out):
@@ -657,8 +665,9 @@ def _seq_order(c: int) -> tuple[int, int]:
 
 def _mask_str(m: int) -> str:
     """A meld's cards, a sequence from its lowest value up."""
-    return "".join(cards.to_str(c) for c in sorted((c for c in range(52) if (int(m) >> c) & 1),
-                                                   key=_seq_order))
+    return "".join(
+        cards.to_str(c) for c in sorted((c for c in range(52) if (int(m) >> c) & 1), key=_seq_order)
+    )
 
 
 def action_to_string(s, player: int, action: int) -> str:
@@ -682,8 +691,7 @@ def _table_lines(s) -> list[str]:
     lines = [f"  pile (bottom first): {_cards(pile)}"]
     stock = [int(s[RM_STOCK + j]) for j in range(int(s[RM_STOCK_POS]), int(s[RM_STOCK_N]))]
     if s[RM_TURNOVERS]:
-        lines.append(f"  stock (turned over {int(s[RM_TURNOVERS])}×, next first): "
-                     f"{_cards(stock)}")
+        lines.append(f"  stock (turned over {int(s[RM_TURNOVERS])}×, next first): {_cards(stock)}")
     else:
         lines.append(f"  stock: {int(popcount(s[DECK]))} cards face down")
     melds = [_mask_str(s[RM_MELD + i]) for i in range(int(s[RM_MELD_N]))]
@@ -695,12 +703,16 @@ def _table_lines(s) -> list[str]:
         if held:
             known.append(f"seat {q}: {cards.cards_to_str(held)}")
     lines.append(f"  known in hands: {'; '.join(known) or '-'}")
-    lines.append(f"  turn {int(s[RM_TURNS])} of at most {int(param(s, P_MAX_TURNS))}"
-                 + (f", seat {int(s[RM_TURN])}'s" if s[RM_TURNS] else ""))
+    lines.append(
+        f"  turn {int(s[RM_TURNS])} of at most {int(param(s, P_MAX_TURNS))}"
+        + (f", seat {int(s[RM_TURN])}'s" if s[RM_TURNS] else "")
+    )
     phase = int(s[RM_PHASE])
     if phase == ASK:
-        lines.append(f"  claim window: seat {int(s[RM_DISCARDER])}'s discard "
-                     f"{cards.to_str(pile[-1])} fits a meld")
+        lines.append(
+            f"  claim window: seat {int(s[RM_DISCARDER])}'s discard "
+            f"{cards.to_str(pile[-1])} fits a meld"
+        )
     elif phase == CLAIM_LAYOFF:
         lines.append(f"  seat {int(s[H_CUR])} claimed {cards.to_str(int(s[RM_CLAIMED]))}")
     if phase == OVER:
@@ -710,8 +722,9 @@ def _table_lines(s) -> list[str]:
             out = np.zeros(n)
             returns(s, out)
             cloth = " with a tablecloth (double)" if s[RM_CLOTH] else ""
-            lines.append(f"  seat {int(s[RM_WINNER])} went out{cloth}: "
-                         + " ".join(f"{v:+.0f}" for v in out))
+            lines.append(
+                f"  seat {int(s[RM_WINNER])} went out{cloth}: " + " ".join(f"{v:+.0f}" for v in out)
+            )
     return lines
 
 
@@ -741,9 +754,12 @@ SPEC = GameSpec(
     original_name="Рамми",
     rules_section="§13",
     kernel=sys.modules[__name__],
-    params=(Param("players", 2, (2, 3, 4, 5, 6), "2 to 6, each for themselves"),
-            Param("max_turns", 200, CAPS, "a dead hand after this many turns",
-                  variant_values=(50, 200))),
+    params=(
+        Param("players", 2, (2, 3, 4, 5, 6), "2 to 6, each for themselves"),
+        Param(
+            "max_turns", 200, CAPS, "a dead hand after this many turns", variant_values=(50, 200)
+        ),
+    ),
     num_players=lambda p: p["players"],
     num_distinct_actions=lambda p: NUM_ACTIONS,
     max_chance_outcomes=lambda p: 52,

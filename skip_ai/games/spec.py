@@ -6,8 +6,9 @@ A game module builds one :class:`GameSpec` and passes it to
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -19,8 +20,9 @@ Remap = Callable[[np.ndarray, np.ndarray, int, int, np.ndarray], int]
 """``GameSpec.remap``: ``(world, before, actor, action, sigma) -> action``."""
 
 
-def remap_chance(world: np.ndarray, before: np.ndarray, actor: int, action: int,
-                 sigma: np.ndarray) -> int:
+def remap_chance(
+    world: np.ndarray, before: np.ndarray, actor: int, action: int, sigma: np.ndarray
+) -> int:
     """The default ``GameSpec.remap``: a chance outcome is a card id, and the re-deal's
     ``sigma`` says which card plays its part; a player's action stays as it was."""
     return int(sigma[action]) if actor == CHANCE else action
@@ -51,8 +53,9 @@ class Param:
         """The value if allowed, else a ``ValueError`` that names the game and parameter."""
         if value not in self.choices or type(value) is not type(self.default):
             allowed = ", ".join(_fmt(c) for c in self.choices)
-            raise ValueError(f"{game}: parameter {self.name}={_fmt(value)} is not allowed "
-                             f"(allowed: {allowed})")
+            raise ValueError(
+                f"{game}: parameter {self.name}={_fmt(value)} is not allowed (allowed: {allowed})"
+            )
         return value
 
     def encode(self, value: ParamValue) -> int:
@@ -65,12 +68,23 @@ class Param:
 PLAYERS_2_4_6 = Param("players", 4, (2, 4, 6), "2 (1v1), 4 (2v2) or 6 (3v3)")
 PLAYERS_4_6 = Param("players", 4, (4, 6), "4 (2v2) or 6 (3v3)")
 DECK_36_52 = Param("deck", 52, (36, 52), "36 or 52 cards")
-DECK_36_FOR_1V1 = Param("deck", 52, (36, 52), "36 or 52 cards",
-                        auto=lambda p: 36 if p["players"] == 2 else 52,
-                        auto_doc="36 when players=2")
+DECK_36_FOR_1V1 = Param(
+    "deck",
+    52,
+    (36, 52),
+    "36 or 52 cards",
+    auto=lambda p: 36 if p["players"] == 2 else 52,
+    auto_doc="36 when players=2",
+)
 """The seeds advise 36 cards for 1-vs-1 (Domino, Brook, Harvest)."""
-REMOVE4 = Param("remove4", False, (False, True), "4 cards removed unseen before the deal",
-                auto=lambda p: p["players"] == 2, auto_doc="true when players=2")
+REMOVE4 = Param(
+    "remove4",
+    False,
+    (False, True),
+    "4 cards removed unseen before the deal",
+    auto=lambda p: p["players"] == 2,
+    auto_doc="true when players=2",
+)
 """Domino and Brook: four cards nobody sees, by default in 1-vs-1."""
 
 
@@ -137,24 +151,34 @@ class GameSpec:
     permutation cannot express (Sixty-six does all three)."""
 
     @property
-    def seat_teams(self) -> "text.TeamNames":
+    def seat_teams(self) -> text.TeamNames:
         """The team names to label seats with; None in a game played each for themselves."""
         return self.team_names if self.team_game else None
 
     def render(self, s: np.ndarray) -> str:
         """``str(state)``: the whole position, every hand included."""
         teams = self.seat_teams
-        return "\n".join([text.move_line(s, self.title(s), teams, self.chance_text(s)),
-                          *text.hands_lines(s, teams, self.seat_note), *self.table_lines(s)])
+        return "\n".join(
+            [
+                text.move_line(s, self.title(s), teams, self.chance_text(s)),
+                *text.hands_lines(s, teams, self.seat_note),
+                *self.table_lines(s),
+            ]
+        )
 
     def render_observation(self, s: np.ndarray, p: int) -> str:
         """The observation string of player ``p``: his hand, what he alone knows, the public
         position."""
         teams = self.seat_teams
-        return "\n".join([f"{text.seat_name(s, p, teams)} sees: "
-                          f"{text.status(s, teams, self.chance_text(s))}",
-                          f"  hand: {text.hand_text(s, p)}", *self.private_lines(s, p),
-                          f"  hand sizes: {text.sizes_text(s)}", *self.table_lines(s)])
+        return "\n".join(
+            [
+                f"{text.seat_name(s, p, teams)} sees: {text.status(s, teams, self.chance_text(s))}",
+                f"  hand: {text.hand_text(s, p)}",
+                *self.private_lines(s, p),
+                f"  hand sizes: {text.sizes_text(s)}",
+                *self.table_lines(s),
+            ]
+        )
 
     def num_scores(self, params: dict) -> int:
         """How many numbers ``scores()`` gives: one per team, or one per seat."""
@@ -165,8 +189,10 @@ class GameSpec:
         known = {p.name for p in self.params}
         unknown = sorted(set(given) - known)
         if unknown:
-            raise ValueError(f"{self.short_name}: unknown parameter(s) {', '.join(unknown)} "
-                             f"(known: {', '.join(sorted(known)) or 'none'})")
+            raise ValueError(
+                f"{self.short_name}: unknown parameter(s) {', '.join(unknown)} "
+                f"(known: {', '.join(sorted(known)) or 'none'})"
+            )
         resolved = self.fill_defaults(given)
         for p in self.params:
             p.check(resolved[p.name], self.short_name)

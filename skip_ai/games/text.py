@@ -60,8 +60,9 @@ def move_line(s, title: str, team_names: TeamNames, chance: str = "dealing") -> 
 
 def hands_lines(s, team_names: TeamNames, note=lambda s, q: "") -> list[str]:
     """Every hand, each followed by ``note(s, seat)`` (e.g. "out: place 1")."""
-    return [f"  {seat_name(s, q, team_names)}: {hand_text(s, q)}{note(s, q)}"
-            for q in range(players(s))]
+    return [
+        f"  {seat_name(s, q, team_names)}: {hand_text(s, q)}{note(s, q)}" for q in range(players(s))
+    ]
 
 
 def sizes_text(s) -> str:

@@ -123,8 +123,10 @@ def _solo_result(state: pyspiel.State, viewer: int | None) -> str:
         tied = [q for q in order if returns[q] == returns[best]]
         return "shared first place: " + ", ".join(seat_label(state, q, viewer) for q in tied)
     name = "you" if best == viewer else f"seat {best}"
-    line = f"{name} {'go' if best == viewer else 'goes'} out first and " \
-           f"{'win' if best == viewer else 'wins'}"
+    line = (
+        f"{name} {'go' if best == viewer else 'goes'} out first and "
+        f"{'win' if best == viewer else 'wins'}"
+    )
     if _spec(state).max_utility > 1:  # returns are points (Rummy)
         line += f" {_num(returns[best])} points"
     elif len(set(returns)) > 2:  # the places were played out (Pyatki)

@@ -104,6 +104,7 @@ def start_exchange(s, attacker, defender):
 
 # ----- building: the completability rule -----------------------------------------------------
 
+
 @njit(cache=True, inline="always")
 def rank_sets(m):
     """Per rank, how many cards of mask ``m`` have it, as 13-bit rank masks:
@@ -207,6 +208,7 @@ def addable(s):
 
 # ----- defence -------------------------------------------------------------------------------
 
+
 @njit(cache=True, inline="always")
 def current_card(s):
     """The attacking card to answer now."""
@@ -230,6 +232,7 @@ def covers(s):
 
 
 # ----- legal actions (one source for listing and sampling) -----------------------------------
+
 
 @njit(cache=True, inline="always")
 def legal(s):
@@ -267,6 +270,7 @@ def sample_legal(s, rng):
 
 
 # ----- applying ------------------------------------------------------------------------------
+
 
 @njit(cache=True, inline="always")
 def pick(s, c):

@@ -75,13 +75,13 @@ def _kth_bit(typingctx, m, k):
     sig = types.int64(types.int64, types.int64)
 
     def codegen(context, builder, signature, args):
-        args = [context.cast(builder, v, ty, types.int64)
-                for v, ty in zip(args, signature.args)]
+        args = [context.cast(builder, v, ty, types.int64) for v, ty in zip(args, signature.args)]
         if not _has_bmi2(context):
             return context.compile_internal(builder, _kth_portable, sig, args)
         i64 = ir.IntType(64)
         pdep = builder.module.declare_intrinsic(
-            "llvm.x86.bmi.pdep.64", fnty=ir.FunctionType(i64, [i64, i64]))
+            "llvm.x86.bmi.pdep.64", fnty=ir.FunctionType(i64, [i64, i64])
+        )
         deposited = builder.call(pdep, [builder.shl(ir.Constant(i64, 1), args[1]), args[0]])
         return builder.cttz(deposited, ir.Constant(ir.IntType(1), 1))
 

@@ -15,20 +15,22 @@ capturing another closure (or an array) would compile again in every process.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from types import ModuleType, SimpleNamespace
-from typing import Callable
 
 
 def kernel_family(build: Callable[..., SimpleNamespace]) -> Callable[..., SimpleNamespace]:
     """Decorator: ``build(*modules)`` returns a namespace of ``@njit`` closures over those
     modules; the decorated function builds it once per process and per modules, and refuses
     anything but modules."""
+
     @functools.cache
     def family(*modules: ModuleType) -> SimpleNamespace:
         for m in modules:
             if not isinstance(m, ModuleType):
-                raise TypeError(f"{build.__name__}: a kernel family is built over modules "
-                                f"only (got {m!r})")
+                raise TypeError(
+                    f"{build.__name__}: a kernel family is built over modules only (got {m!r})"
+                )
         return build(*modules)
 
     return functools.update_wrapper(family, build)

@@ -175,8 +175,7 @@ def end_turn(s, nxt):
     """Hand the turn to ``nxt``, or end the game when nobody holds a card or every player in
     turn has passed (Two Captains §3.3, Harvest §10.4)."""
     # every seat's hand at once (the seats beyond the table's are always empty): no loop
-    held = (s[HAND] | s[HAND + 1] | s[HAND + 2] | s[HAND + 3] | s[HAND + 4]
-            | s[HAND + MAX_SEATS - 1])
+    held = s[HAND] | s[HAND + 1] | s[HAND + 2] | s[HAND + 3] | s[HAND + 4] | s[HAND + MAX_SEATS - 1]
     s[H_CUR] = nxt if held != 0 and s[F_PASSES] < s[H_PLAYERS] else TERMINAL
 
 

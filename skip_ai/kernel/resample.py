@@ -37,9 +37,9 @@ from .state import (
     KNOWN,
     LOC,
     LOC_DECK,
+    MAX_CARDS,
     MAX_SEATS,
     NOT_HOLD,
-    MAX_CARDS,
     hidden_from,
     rebuild_masks,
 )
@@ -186,14 +186,15 @@ def _fits(s, cards, places, assign, m):
 
 # ----- plans: what a re-deal needs, computed once per root --------------------------------
 
-P_PLAYER = 0      # the observer
-P_M = 1           # hidden cards
-P_HIDDEN = 2      # their mask
-P_GROUPS = 3      # classes of cards that swap among themselves
+P_PLAYER = 0  # the observer
+P_M = 1  # hidden cards
+P_HIDDEN = 2  # their mask
+P_GROUPS = 3  # classes of cards that swap among themselves
 P_CONSTRAINED = 4  # 1 when some slot's seat is proved to lack some hidden card
 _HEAD = 8
-(_CARDS, _PLACES, _KNOWN, _OCCUPANT, _SLOTS, _CANDS, _SLOT_GROUP, _CARD_GROUP, _ASSIGN,
- _PART) = (_HEAD + k * MAX_CARDS for k in range(10))
+(_CARDS, _PLACES, _KNOWN, _OCCUPANT, _SLOTS, _CANDS, _SLOT_GROUP, _CARD_GROUP, _ASSIGN, _PART) = (
+    _HEAD + k * MAX_CARDS for k in range(10)
+)
 _BOUNDS = _HEAD + 10 * MAX_CARDS  # group g is slots[bounds[g]:bounds[g + 1]] (and cands)
 PLAN_SIZE = _BOUNDS + MAX_CARDS + 1
 """Length of the int64 array a plan lives in (part of it is the re-deal's scratch)."""
@@ -207,8 +208,7 @@ def plan_hidden(s, p, kind, plan):
     """Fill ``plan`` for re-dealing the cards hidden from ``p`` in ``s``: the canonical slots
     (``hidden_slots``) and, per ``kind`` class (``0 <= kind < MAX_CARDS``) in ascending order,
     its slots and its cards."""
-    m = hidden_slots(s, p, kind, plan[_CARDS:], plan[_PLACES:], plan[_KNOWN:],
-                     plan[_OCCUPANT:])
+    m = hidden_slots(s, p, kind, plan[_CARDS:], plan[_PLACES:], plan[_KNOWN:], plan[_OCCUPANT:])
     plan[P_PLAYER] = p
     plan[P_M] = m
     hidden = np.int64(0)
@@ -254,7 +254,7 @@ def redeal(s, plan, rng, sigma):
     world among those respecting ``NOT_HOLD`` (and the classes). ``sigma`` receives the card
     permutation."""
     m = plan[P_M]
-    assign = plan[_ASSIGN:_ASSIGN + m]
+    assign = plan[_ASSIGN : _ASSIGN + m]
     part = plan[_PART:]
     cards = plan[_CARDS:]
     places = plan[_PLACES:]

@@ -22,7 +22,7 @@ every ``card`` field and ``cards`` list into card pictures):
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
@@ -46,6 +46,7 @@ def _ranks(deck: int) -> range:
 
 
 # ----- fields of piles: Two Captains, Little Country, Harvest ---------------------------------
+
 
 def _pile(s: np.ndarray, b: int) -> list[int]:
     """Pile ``b``'s cards, bottom to top."""
@@ -78,23 +79,39 @@ def field_layout(s: np.ndarray, spec: GameSpec) -> Layout:
     for team in range(2):
         bottoms = _mask_cards(s[fields.F_PILES + team])
         value = sum(int(s[fields.F_SUM + b]) for b in bottoms)
-        zones.append({"kind": "piles", "title": f"{spec.team_names[team]} field",
-                      "note": f"{len(bottoms)} piles, value {value}", "team": team,
-                      "piles": [{"cards": _pile(s, b), "key": f"pile:{b}",
-                                 "note": _pile_note(s, spec, b)} for b in bottoms]})
+        zones.append(
+            {
+                "kind": "piles",
+                "title": f"{spec.team_names[team]} field",
+                "note": f"{len(bottoms)} piles, value {value}",
+                "team": team,
+                "piles": [
+                    {"cards": _pile(s, b), "key": f"pile:{b}", "note": _pile_note(s, spec, b)}
+                    for b in bottoms
+                ],
+            }
+        )
     return {"zones": zones, "facts": [f"consecutive passes: {int(s[fields.F_PASSES])}"]}
 
 
 # ----- trick streams: Domino, Brook, Guess, Fours ----------------------------------------------
+
 
 def _taken_zones(s: np.ndarray, spec: GameSpec) -> list[dict]:
     """Each team's cards taken, as thumbnails, in card order."""
     out = []
     for team in range(2):
         taken = [c for c in range(NUM_CARDS) if s[LOC + c] == tricks.LOC_TAKEN + team]
-        out.append({"kind": "row", "title": f"taken by {spec.team_names[team]}",
-                    "note": f"{int(s[tricks.TK_TAKEN + team])} cards", "cards": taken,
-                    "small": True, "team": team})
+        out.append(
+            {
+                "kind": "row",
+                "title": f"taken by {spec.team_names[team]}",
+                "note": f"{int(s[tricks.TK_TAKEN + team])} cards",
+                "cards": taken,
+                "small": True,
+                "team": team,
+            }
+        )
     return out
 
 
@@ -109,8 +126,10 @@ def _trick_facts(s: np.ndarray) -> list[str]:
 def brook_layout(s: np.ndarray, spec: GameSpec) -> Layout:
     k = spec.kernel
     stream = [int(s[k.BR_STREAM + i]) for i in range(int(s[k.BR_STREAM_N]))]
-    return {"zones": [{"kind": "row", "title": "stream", "cards": stream},
-                      *_taken_zones(s, spec)], "facts": _trick_facts(s)}
+    return {
+        "zones": [{"kind": "row", "title": "stream", "cards": stream}, *_taken_zones(s, spec)],
+        "facts": _trick_facts(s),
+    }
 
 
 def domino_layout(s: np.ndarray, spec: GameSpec) -> Layout:
@@ -125,9 +144,13 @@ def domino_layout(s: np.ndarray, spec: GameSpec) -> Layout:
             c = 13 * suit + rank - 2
             if (table >> c) & 1:
                 cells.append({"row": i, "col": j, "card": c, "last": c == last})
-    grid = {"kind": "grid", "title": "table", "cells": cells,
-            "row_labels": [SUIT_SYMBOLS[int(s[k.DM_OWNER + r])] for r in rows],
-            "col_labels": [cards.RANK_CHARS[r - 2] for r in ranks]}
+    grid = {
+        "kind": "grid",
+        "title": "table",
+        "cells": cells,
+        "row_labels": [SUIT_SYMBOLS[int(s[k.DM_OWNER + r])] for r in rows],
+        "col_labels": [cards.RANK_CHARS[r - 2] for r in ranks],
+    }
     return {"zones": [grid, *_taken_zones(s, spec)], "facts": _trick_facts(s)}
 
 
@@ -136,17 +159,27 @@ def guess_layout(s: np.ndarray, spec: GameSpec) -> Layout:
     rows = int(s[0]) // 2
     col, starter = int(s[k.GS_COL]), int(s[k.GS_STARTER])
     shown = col + (1 if int(s[k.GS_FILLED]) else 0) if starter >= 0 else 0
-    cells = [{"row": r, "col": i, "card": int(s[k.GS_GRID + k.MAX_ROWS * i + r])}
-             for i in range(shown) for r in range(rows)
-             if int(s[k.GS_GRID + k.MAX_ROWS * i + r]) >= 0]
+    cells = [
+        {"row": r, "col": i, "card": int(s[k.GS_GRID + k.MAX_ROWS * i + r])}
+        for i in range(shown)
+        for r in range(rows)
+        if int(s[k.GS_GRID + k.MAX_ROWS * i + r]) >= 0
+    ]
     names = k.row_names(rows)
-    grid = {"kind": "grid", "title": "stream", "cells": cells, "row_labels": list(names),
-            "col_labels": [str(i + 1) for i in range(max(shown, 1))]}
+    grid = {
+        "kind": "grid",
+        "title": "stream",
+        "cells": cells,
+        "row_labels": list(names),
+        "col_labels": [str(i + 1) for i in range(max(shown, 1))],
+    }
     if starter >= 0:
-        grid["note"] = (f"odd columns {spec.team_names[starter]}, even columns "
-                        f"{spec.team_names[1 - starter]}")
-    way = {1: "top higher than bottom", -1: "top lower than bottom",
-           0: "not fixed yet"}[int(s[k.GS_ORIENT])]
+        grid["note"] = (
+            f"odd columns {spec.team_names[starter]}, even columns {spec.team_names[1 - starter]}"
+        )
+    way = {1: "top higher than bottom", -1: "top lower than bottom", 0: "not fixed yet"}[
+        int(s[k.GS_ORIENT])
+    ]
     facts = [f"orientation: {way}"] if starter >= 0 else []
     return {"zones": [grid, *_taken_zones(s, spec)], "facts": facts}
 
@@ -158,37 +191,62 @@ def fours_layout(s: np.ndarray, spec: GameSpec) -> Layout:
         rank = int(s[k.FO_LEAD_RANK + i])
         down = [c for c in range(rank, 52, 13) if s[LOC + c] == tricks.LOC_TABLE]
         by = ", ".join(f"seat {int(s[k.FO_FROM + c])}" for c in down)
-        zones.append({"kind": "row", "title": f"{cards.RANK_CHARS[rank]} led by seat "
-                      f"{int(s[k.FO_LEAD_SEAT + i])}", "note": f"put down by {by}",
-                      "cards": down})
+        zones.append(
+            {
+                "kind": "row",
+                "title": f"{cards.RANK_CHARS[rank]} led by seat {int(s[k.FO_LEAD_SEAT + i])}",
+                "note": f"put down by {by}",
+                "cards": down,
+            }
+        )
     if not zones:
         zones.append({"kind": "row", "title": "table", "cards": []})
-    return {"zones": [*zones, *_taken_zones(s, spec)],
-            "facts": [f"tricks taken: {int(s[k.FO_TRICKS])}"]}
+    return {
+        "zones": [*zones, *_taken_zones(s, spec)],
+        "facts": [f"tricks taken: {int(s[k.FO_TRICKS])}"],
+    }
 
 
 # ----- Columns and Chains -----------------------------------------------------------------------
 
+
 def columns_layout(s: np.ndarray, spec: GameSpec) -> Layout:
     k = spec.kernel
     ranks = _ranks(int(param(s, k.P_DECK)))
-    cells = [{"row": k.FINISH - row, "col": j, "card": int(s[k.GRID + 4 * (rank - 2) + row])}
-             for j, rank in enumerate(ranks) for row in range(k.ROWS)
-             if int(s[k.GRID + 4 * (rank - 2) + row]) >= 0]
-    return {"zones": [{"kind": "grid", "title": "columns", "cells": cells,
-                       "row_labels": ["finish", "3", "2", "1"],
-                       "col_labels": [cards.RANK_CHARS[r - 2] for r in ranks]}], "facts": []}
+    cells = [
+        {"row": k.FINISH - row, "col": j, "card": int(s[k.GRID + 4 * (rank - 2) + row])}
+        for j, rank in enumerate(ranks)
+        for row in range(k.ROWS)
+        if int(s[k.GRID + 4 * (rank - 2) + row]) >= 0
+    ]
+    return {
+        "zones": [
+            {
+                "kind": "grid",
+                "title": "columns",
+                "cells": cells,
+                "row_labels": ["finish", "3", "2", "1"],
+                "col_labels": [cards.RANK_CHARS[r - 2] for r in ranks],
+            }
+        ],
+        "facts": [],
+    }
 
 
 def chains_layout(s: np.ndarray, spec: GameSpec) -> Layout:
     k = spec.kernel
     n = int(param(s, k.P_DECK)) // 4
     w = 2 * n - 1
-    cells = [{"row": int(s[k.CH_CELL + c]) // w - (n - 1),
-              "col": int(s[k.CH_CELL + c]) % w - (n - 1), "card": c}
-             for c in range(NUM_CARDS) if s[k.CH_CELL + c] >= 0]
-    return {"zones": [{"kind": "grid", "title": f"table (4 × {n})", "cells": cells}],
-            "facts": []}
+    cells = [
+        {
+            "row": int(s[k.CH_CELL + c]) // w - (n - 1),
+            "col": int(s[k.CH_CELL + c]) % w - (n - 1),
+            "card": c,
+        }
+        for c in range(NUM_CARDS)
+        if s[k.CH_CELL + c] >= 0
+    ]
+    return {"zones": [{"kind": "grid", "title": f"table (4 × {n})", "cells": cells}], "facts": []}
 
 
 def chains_target(s: np.ndarray, spec: GameSpec, action: int) -> str | None:
@@ -199,6 +257,7 @@ def chains_target(s: np.ndarray, spec: GameSpec, action: int) -> str | None:
 
 
 # ----- attack and defence: Pyatki ------------------------------------------------------------
+
 
 def pyatki_layout(s: np.ndarray, spec: GameSpec) -> Layout:
     k = spec.kernel
@@ -219,29 +278,61 @@ def pyatki_layout(s: np.ndarray, spec: GameSpec) -> Layout:
             pairs.append(pair)
         att, dfd = int(s[attack.AT_ATTACKER]), int(s[attack.AT_DEFENDER])
         verb = "attacks" if s[attack.AT_DEFENDING] else "builds an attack on"
-        zones.append({"kind": "pairs", "title": f"seat {att} {verb} seat {dfd}",
-                      "pairs": pairs, "note": f"exchange {int(s[k.PY_EXCHANGES]) + 1}"})
+        zones.append(
+            {
+                "kind": "pairs",
+                "title": f"seat {att} {verb} seat {dfd}",
+                "pairs": pairs,
+                "note": f"exchange {int(s[k.PY_EXCHANGES]) + 1}",
+            }
+        )
     out = [c for c in range(NUM_CARDS) if s[LOC + c] == LOC_OUT]
-    zones.append({"kind": "row", "title": "discard", "cards": out, "small": True,
-                  "note": f"{len(out)} cards"})
+    zones.append(
+        {
+            "kind": "row",
+            "title": "discard",
+            "cards": out,
+            "small": True,
+            "note": f"{len(out)} cards",
+        }
+    )
     return {"zones": zones, "facts": facts}
 
 
 # ----- the classics ----------------------------------------------------------------------------
 
+
 def rummy_layout(s: np.ndarray, spec: GameSpec) -> Layout:
     k = spec.kernel
     pile = [int(s[k.RM_PILE + i]) for i in range(int(s[k.RM_PILE_N]))]
-    melds = [sorted(_mask_cards(s[k.RM_MELD + i]), key=lambda c: (c // 13, k.seq_value(c)))
-             for i in range(int(s[k.RM_MELD_N]))]
+    melds = [
+        sorted(_mask_cards(s[k.RM_MELD + i]), key=lambda c: (c // 13, k.seq_value(c)))
+        for i in range(int(s[k.RM_MELD_N]))
+    ]
     turned = [int(s[k.RM_STOCK + j]) for j in range(int(s[k.RM_STOCK_POS]), int(s[k.RM_STOCK_N]))]
-    zones = [{"kind": "row", "title": "discard pile", "cards": pile,
-              "note": "bottom first; the top card is on the right"},
-             {"kind": "piles", "title": "melds", "piles": [
-                 {"cards": m, "key": f"meld:{i}"} for i, m in enumerate(melds)]}]
+    zones = [
+        {
+            "kind": "row",
+            "title": "discard pile",
+            "cards": pile,
+            "note": "bottom first; the top card is on the right",
+        },
+        {
+            "kind": "piles",
+            "title": "melds",
+            "piles": [{"cards": m, "key": f"meld:{i}"} for i, m in enumerate(melds)],
+        },
+    ]
     if turned:
-        zones.insert(1, {"kind": "row", "title": "stock, turned over", "cards": turned,
-                         "note": "its order is public: the left card is drawn next"})
+        zones.insert(
+            1,
+            {
+                "kind": "row",
+                "title": "stock, turned over",
+                "cards": turned,
+                "note": "its order is public: the left card is drawn next",
+            },
+        )
     facts = [f"turn {int(s[k.RM_TURNS])} of at most {int(param(s, k.P_MAX_TURNS))}"]
     return {"zones": zones, "facts": facts}
 
@@ -258,24 +349,39 @@ def sixty_six_layout(s: np.ndarray, spec: GameSpec) -> Layout:
         zones.append({"kind": "row", "title": "bottom card", "cards": [bottom]})
     for team in range(2):
         taken = [c for c in range(NUM_CARDS) if s[LOC + c] == tricks.LOC_TAKEN + team]
-        zones.append({"kind": "row", "title": f"taken by {spec.team_names[team]}",
-                      "note": f"{int(s[k.SX_TRICKS + team])} tricks, total "
-                              f"{int(k.total(s, team))}", "cards": taken, "small": True,
-                      "team": team})
+        zones.append(
+            {
+                "kind": "row",
+                "title": f"taken by {spec.team_names[team]}",
+                "note": f"{int(s[k.SX_TRICKS + team])} tricks, total {int(k.total(s, team))}",
+                "cards": taken,
+                "small": True,
+                "team": team,
+            }
+        )
     trump = int(s[k.SX_TRUMP])
-    facts = [f"trump {SUIT_SYMBOLS[trump]}" if trump >= 0 else "trump not named yet",
-             f"dealer: seat {int(s[k.SX_DEALER])}"]  # the board is the game's score
+    facts = [
+        f"trump {SUIT_SYMBOLS[trump]}" if trump >= 0 else "trump not named yet",
+        f"dealer: seat {int(s[k.SX_DEALER])}",
+    ]  # the board is the game's score
     return {"zones": zones, "facts": facts}
 
 
 # ----- by game ---------------------------------------------------------------------------------
 
 LAYOUTS: dict[str, LayoutFn] = {
-    "skip_two_captains": field_layout, "skip_little_country": field_layout,
-    "skip_harvest": field_layout, "skip_columns": columns_layout, "skip_guess": guess_layout,
-    "skip_domino": domino_layout, "skip_brook": brook_layout, "skip_fours": fours_layout,
-    "skip_chains": chains_layout, "skip_pyatki": pyatki_layout,
-    "skip_pyatki_pairs": pyatki_layout, "classic_sixty_six_4p": sixty_six_layout,
+    "skip_two_captains": field_layout,
+    "skip_little_country": field_layout,
+    "skip_harvest": field_layout,
+    "skip_columns": columns_layout,
+    "skip_guess": guess_layout,
+    "skip_domino": domino_layout,
+    "skip_brook": brook_layout,
+    "skip_fours": fours_layout,
+    "skip_chains": chains_layout,
+    "skip_pyatki": pyatki_layout,
+    "skip_pyatki_pairs": pyatki_layout,
+    "classic_sixty_six_4p": sixty_six_layout,
     "classic_rummy": rummy_layout,
 }
 """The layout of every game; a game without one shows its public cards grouped by place."""
@@ -293,8 +399,10 @@ def _field_target(s: np.ndarray, spec: GameSpec, action: int) -> str | None:
 
 
 TARGETS: dict[str, Callable[[np.ndarray, GameSpec, int], str | None]] = {
-    "skip_two_captains": _field_target, "skip_little_country": _field_target,
-    "skip_harvest": _field_target, "skip_chains": chains_target,
+    "skip_two_captains": _field_target,
+    "skip_little_country": _field_target,
+    "skip_harvest": _field_target,
+    "skip_chains": chains_target,
 }
 """Where a move lands, for games whose moves name a place on the table (a pile, a cell)."""
 

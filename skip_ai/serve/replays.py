@@ -48,8 +48,10 @@ class Records:
         self.folder = records_folder(out)
         df = read_records(self.folder).reset_index(drop=True)
         if df.empty:
-            raise ValueError(f"no records in {self.folder}: give a tournament's output folder "
-                             "(OUT, holding records/) or its records folder")
+            raise ValueError(
+                f"no records in {self.folder}: give a tournament's output folder "
+                "(OUT, holding records/) or its records folder"
+            )
         df["result"] = [_result(r) for r in df.itertuples()]
         df["replayable"] = [isinstance(a, np.ndarray) and len(a) > 0 for a in df.actions]
         self.df = df
@@ -58,9 +60,14 @@ class Records:
         """The values the filters offer."""
         df = self.df
         agents = sorted(set(df.agent_a) | set(df.agent_b))
-        return {"agents": agents, "games": sorted(df.game.unique()), "results": list(RESULTS),
-                "total": len(df), "replayable": int(df.replayable.sum()),
-                "folder": str(self.folder)}
+        return {
+            "agents": agents,
+            "games": sorted(df.game.unique()),
+            "results": list(RESULTS),
+            "total": len(df),
+            "replayable": int(df.replayable.sum()),
+            "folder": str(self.folder),
+        }
 
     def listing(self, query: dict[str, str]) -> dict:
         """One page of the records matching ``agent`` (either side), ``game``, ``result``,
@@ -68,8 +75,9 @@ class Records:
         df = self.df
         keep = np.ones(len(df), bool)
         if query.get("agent"):
-            keep &= (df.agent_a == query["agent"]).to_numpy() | \
-                (df.agent_b == query["agent"]).to_numpy()
+            keep &= (df.agent_a == query["agent"]).to_numpy() | (
+                df.agent_b == query["agent"]
+            ).to_numpy()
         if query.get("game"):
             keep &= (df.game == query["game"]).to_numpy()
         if query.get("result"):
@@ -78,10 +86,13 @@ class Records:
             keep &= (df.result == query["result"]).to_numpy()
         offset = _int(query.get("offset", "0"), "offset")
         rows = df[keep]
-        page = rows.iloc[offset:offset + PAGE]
-        return {"total": int(keep.sum()), "offset": offset, "page": PAGE,
-                "rows": [_summary(i, r) for i, r in zip(page.index.tolist(),
-                                                        page.itertuples())]}
+        page = rows.iloc[offset : offset + PAGE]
+        return {
+            "total": int(keep.sum()),
+            "offset": offset,
+            "page": PAGE,
+            "rows": [_summary(i, r) for i, r in zip(page.index.tolist(), page.itertuples())],
+        }
 
     def row(self, index: int) -> Any:
         if not 0 <= index < len(self.df):
@@ -93,8 +104,11 @@ class Records:
         position: the end), from ``seat`` (None: every card open)."""
         row = self.row(index)
         if not row.replayable:
-            why = f"the game failed ({row.error})" if row.status != "ok" else \
-                "it was recorded without its action history (before the actions column)"
+            why = (
+                f"the game failed ({row.error})"
+                if row.status != "ok"
+                else "it was recorded without its action history (before the actions column)"
+            )
             raise BadRequest(f"record {index} cannot be replayed: {why}")
         game = _game(row.game)
         if seat is not None and not 0 <= seat < game.num_players():
@@ -107,24 +121,37 @@ class Records:
         if not 0 <= position < len(stops):
             raise BadRequest(f"position must be in 0..{len(stops) - 1}")
         state = game.new_initial_state()
-        for a in actions[:stops[position]]:
+        for a in actions[: stops[position]]:
             state.apply_action(a)
         view = views.table_view(state, seat, agents=list(row.agents))
         ended = ""
         if position == len(stops) - 1 and list(state.returns()) != list(row.returns):
             ended = "this replay does not end as recorded: the code has changed since"
-        return {**view, "record": _summary(index, row), "position": position,
-                "positions": len(stops), "mismatch": ended}
+        return {
+            **view,
+            "record": _summary(index, row),
+            "position": position,
+            "positions": len(stops),
+            "mismatch": ended,
+        }
 
 
 def _summary(index: int, row: Any) -> dict:
-    return {"index": index, "match_id": row.match_id, "game": row.game,
-            "agent_a": row.agent_a, "agent_b": row.agent_b, "agents": list(row.agents),
-            "result": row.result, "winner": None if pd.isna(row.winner) else int(row.winner),
-            "scores": None if row.scores is None else [float(x) for x in row.scores],
-            "moves": None if pd.isna(row.num_moves) else int(row.num_moves),
-            "replayable": bool(row.replayable), "status": row.status,
-            "error": None if pd.isna(row.error) else row.error}
+    return {
+        "index": index,
+        "match_id": row.match_id,
+        "game": row.game,
+        "agent_a": row.agent_a,
+        "agent_b": row.agent_b,
+        "agents": list(row.agents),
+        "result": row.result,
+        "winner": None if pd.isna(row.winner) else int(row.winner),
+        "scores": None if row.scores is None else [float(x) for x in row.scores],
+        "moves": None if pd.isna(row.num_moves) else int(row.num_moves),
+        "replayable": bool(row.replayable),
+        "status": row.status,
+        "error": None if pd.isna(row.error) else row.error,
+    }
 
 
 @functools.lru_cache(maxsize=64)

@@ -25,10 +25,11 @@ import json
 import re
 import sys
 import traceback
+from collections.abc import Callable
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from skip_ai.pyspiel_wrapper import REGISTRY
@@ -39,8 +40,13 @@ STATIC = Path(__file__).with_name("static")
 FILES = {"index.html": "text/html", "app.js": "text/javascript", "style.css": "text/css"}
 """The only files the server ever reads for a page."""
 MAX_BODY = 1 << 16
-AGENT_PRESETS = ["random", "heuristic", "ismcts(iterations=200)", "ismcts(seconds=1)",
-                 "openspiel_ismcts(iterations=200)"]
+AGENT_PRESETS = [
+    "random",
+    "heuristic",
+    "ismcts(iterations=200)",
+    "ismcts(seconds=1)",
+    "openspiel_ismcts(iterations=200)",
+]
 
 
 def games_listing() -> list[dict]:
@@ -48,12 +54,27 @@ def games_listing() -> list[dict]:
     its seats."""
     out = []
     for spec in sorted(REGISTRY.values(), key=lambda s: int(s.rules_section.strip("§"))):
-        params = [{"name": p.name, "default": p.default, "choices": list(p.choices),
-                   "doc": p.doc, "auto": p.auto_doc} for p in spec.params]
-        out.append({"name": spec.short_name, "long_name": spec.long_name,
-                    "original_name": spec.original_name, "rules": spec.rules_section,
-                    "params": params, "team_game": spec.team_game,
-                    "players": spec.num_players(spec.resolve({}))})
+        params = [
+            {
+                "name": p.name,
+                "default": p.default,
+                "choices": list(p.choices),
+                "doc": p.doc,
+                "auto": p.auto_doc,
+            }
+            for p in spec.params
+        ]
+        out.append(
+            {
+                "name": spec.short_name,
+                "long_name": spec.long_name,
+                "original_name": spec.original_name,
+                "rules": spec.rules_section,
+                "params": params,
+                "team_game": spec.team_game,
+                "players": spec.num_players(spec.resolve({})),
+            }
+        )
     return out
 
 
@@ -66,8 +87,10 @@ class App:
 
     def need_records(self) -> Records:
         if self.records is None:
-            raise BadRequest("no records folder: start the server with skip-ai serve "
-                             "--records OUT (a tournament's output folder)")
+            raise BadRequest(
+                "no records folder: start the server with skip-ai serve "
+                "--records OUT (a tournament's output folder)"
+            )
         return self.records
 
 
@@ -75,7 +98,7 @@ Route = tuple[str, re.Pattern, Callable[..., Any]]
 
 
 class Handler(BaseHTTPRequestHandler):
-    server: "Server"
+    server: Server
     protocol_version = "HTTP/1.1"
 
     # ----- plumbing -------------------------------------------------------------------------
@@ -143,8 +166,11 @@ class Handler(BaseHTTPRequestHandler):
 
     def games(self, query: dict) -> dict:
         records = self.server.app.records
-        return {"games": games_listing(), "agents": AGENT_PRESETS,
-                "records": records.facets() if records else None}
+        return {
+            "games": games_listing(),
+            "agents": AGENT_PRESETS,
+            "records": records.facets() if records else None,
+        }
 
     def open_table(self, query: dict) -> dict:
         table = self.server.app.tables.open(self.body())
@@ -209,7 +235,11 @@ class Server(ThreadingHTTPServer):
         super().server_close()
 
 
-def make_server(host: str = "127.0.0.1", port: int = 8000, records: str | Path | None = None,
-                verbose: bool = False) -> Server:
+def make_server(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    records: str | Path | None = None,
+    verbose: bool = False,
+) -> Server:
     """A server bound to ``host:port`` (port 0: any free port); call ``serve_forever``."""
     return Server((host, port), App(records), verbose)

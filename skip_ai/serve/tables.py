@@ -38,6 +38,7 @@ class BadRequest(ValueError):
 @dataclass
 class BotMove:
     """A searching bot's move: the state it moved in, its statistics, the action."""
+
     seat: int
     before: pyspiel.State
     stats: Any
@@ -47,6 +48,7 @@ class BotMove:
 @dataclass
 class Table:
     """One live game. ``human`` is the person's seat, None when bots play alone."""
+
     id: str
     game: KernelGame
     specs: list[str]
@@ -62,9 +64,10 @@ class Table:
     def __post_init__(self) -> None:
         self.state = self.game.new_initial_state()
         self.rng = make_rng(self.seed)
-        self.bots = [None if p == self.human else
-                     make_agent(spec, self.game, seed=self.seed + 1 + p)
-                     for p, spec in enumerate(self.specs)]
+        self.bots = [
+            None if p == self.human else make_agent(spec, self.game, seed=self.seed + 1 + p)
+            for p, spec in enumerate(self.specs)
+        ]
         self.cond = threading.Condition()
         self.thread = threading.Thread(target=self._run, name=f"table-{self.id}", daemon=True)
         self.thread.start()
@@ -82,15 +85,26 @@ class Table:
             if after is not None:
                 self.cond.wait_for(lambda: self.version > after or self.closed, timeout=WAIT)
             last = max(self.searches) if self.searches else None
-            view = views.table_view(self.state, self.human, agents=self.specs, moves=True,
-                                    search=self._search(last) if last is not None else None)
+            view = views.table_view(
+                self.state,
+                self.human,
+                agents=self.specs,
+                moves=True,
+                search=self._search(last) if last is not None else None,
+            )
             if self.state.is_terminal() and self.human is not None:
                 view["open"] = views.table_view(self.state, None, agents=self.specs)["seats"]
             why = set(self.searches)
             for entry in view["log"]:
                 entry["why"] = entry["i"] in why
-            return {**view, "id": self.id, "version": self.version, "error": self.error,
-                    "human": self.human, "pace": self.pace}
+            return {
+                **view,
+                "id": self.id,
+                "version": self.version,
+                "error": self.error,
+                "human": self.human,
+                "pace": self.pace,
+            }
 
     def search(self, index: int) -> dict:
         """Why the bot made the move at history index ``index``."""
@@ -102,8 +116,9 @@ class Table:
     def _search(self, index: int) -> dict:
         move = self.searches[index]
         seen = self.state.history_seen_by(self.human)[index][1] if not self.open else ""
-        return views.search_view(move.before, move.seat, move.stats, move.action, seen,
-                                 full=self.open) | {"i": index}
+        return views.search_view(
+            move.before, move.seat, move.stats, move.action, seen, full=self.open
+        ) | {"i": index}
 
     # ----- the person's move ------------------------------------------------------------
     def play(self, action: Any) -> None:
@@ -114,8 +129,7 @@ class Table:
             if self.state.is_terminal():
                 raise BadRequest("the game is over")
             if self.state.current_player() != self.human:
-                raise BadRequest(f"it is not your move ({self.state.current_player()} is "
-                                 "to play)")
+                raise BadRequest(f"it is not your move ({self.state.current_player()} is to play)")
             if not isinstance(action, int) or isinstance(action, bool):
                 raise BadRequest(f"a move is an action id, an integer (got {action!r})")
             if action not in self.state.legal_actions():
@@ -137,8 +151,13 @@ class Table:
         try:
             while True:
                 with self.cond:
-                    self.cond.wait_for(lambda: self.closed or self.state.is_terminal()
-                                       or self.state.current_player() != self.human)
+                    self.cond.wait_for(
+                        lambda: (
+                            self.closed
+                            or self.state.is_terminal()
+                            or self.state.current_player() != self.human
+                        )
+                    )
                     if self.closed or self.state.is_terminal():
                         return
                     if self.state.is_chance_node():
@@ -190,13 +209,14 @@ class Tables:
         specs = [HUMAN if p == seat else str(spec).strip() for p, spec in enumerate(agents)]
         for p, spec in enumerate(specs):
             if p != seat and spec == HUMAN:
-                raise BadRequest(f"seat {p}: a person can only sit at your seat; give an "
-                                 "agent spec such as random, heuristic or ismcts(seconds=1)")
+                raise BadRequest(
+                    f"seat {p}: a person can only sit at your seat; give an "
+                    "agent spec such as random, heuristic or ismcts(seconds=1)"
+                )
         seed = request.get("seed")
         seed = next(self._seeds) if seed is None else seed
         pace = request.get("pace", 0.4)
-        if not isinstance(seed, int) or not isinstance(pace, (int, float)) or \
-                not 0 <= pace <= 10:
+        if not isinstance(seed, int) or not isinstance(pace, (int, float)) or not 0 <= pace <= 10:
             raise BadRequest("seed must be an integer and pace a number of seconds (0..10)")
         for p, spec in enumerate(specs):
             if p != seat:

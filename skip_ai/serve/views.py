@@ -18,7 +18,8 @@ the history (``history_seen_by``), which show a card seen only by others as ``?`
 from __future__ import annotations
 
 import re
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pyspiel
@@ -92,19 +93,28 @@ def _placed(zones: list) -> set[int]:
     return found
 
 
-def _seats(state: pyspiel.State, s: np.ndarray, viewer: int | None,
-           agents: Sequence[str] | None) -> list[dict]:
+def _seats(
+    state: pyspiel.State, s: np.ndarray, viewer: int | None, agents: Sequence[str] | None
+) -> list[dict]:
     spec = state.get_game().spec
     out = []
     for q in range(state.num_players()):
         held = [c for c in range(MAX_CARDS) if int(s[LOC + c]) == q]
         shown = [c for c in held if viewer is None or not hidden_from(s, c, viewer)]
-        out.append({
-            "seat": q, "label": words.seat_label(state, q, viewer),
-            "role": words.role(state, q, viewer), "team": words.team_of(state, q),
-            "agent": agents[q] if agents else "", "count": int(popcount(s[HAND + q])),
-            "cards": [_card(s, c, viewer) for c in shown], "hidden": len(held) - len(shown),
-            "note": spec.seat_note(s, q).strip(), "to_move": state.current_player() == q})
+        out.append(
+            {
+                "seat": q,
+                "label": words.seat_label(state, q, viewer),
+                "role": words.role(state, q, viewer),
+                "team": words.team_of(state, q),
+                "agent": agents[q] if agents else "",
+                "count": int(popcount(s[HAND + q])),
+                "cards": [_card(s, c, viewer) for c in shown],
+                "hidden": len(held) - len(shown),
+                "note": spec.seat_note(s, q).strip(),
+                "to_move": state.current_player() == q,
+            }
+        )
     return out
 
 
@@ -117,8 +127,15 @@ def _face_down_zones(s: np.ndarray, viewer: int | None, placed: set[int]) -> lis
         if not there:
             continue
         known = [c for c in there if viewer is None or not hidden_from(s, c, viewer)]
-        zones.append({"kind": "row", "title": title, "cards": known,
-                      "backs": len(there) - len(known), "note": f"{len(there)} cards"})
+        zones.append(
+            {
+                "kind": "row",
+                "title": title,
+                "cards": known,
+                "backs": len(there) - len(known),
+                "note": f"{len(there)} cards",
+            }
+        )
     return zones
 
 
@@ -127,16 +144,21 @@ def _leftover_zones(s: np.ndarray, placed: set[int]) -> list[dict]:
     rest = [c for c in range(MAX_CARDS) if int(s[LOC + c]) >= LOC_OUT and c not in placed]
     out = [c for c in rest if int(s[LOC + c]) == LOC_OUT]
     table = [c for c in rest if int(s[LOC + c]) != LOC_OUT]
-    return [{"kind": "row", "title": title, "cards": group, "small": True}
-            for title, group in (("on the table", table), ("out of play", out)) if group]
+    return [
+        {"kind": "row", "title": title, "cards": group, "small": True}
+        for title, group in (("on the table", table), ("out of play", out))
+        if group
+    ]
 
 
 def _history(state: pyspiel.State, viewer: int | None) -> list[tuple[int, str]]:
     if viewer is not None:
         return state.history_seen_by(viewer)
     spec, s = state.get_game().spec, state.kernel_state()
-    return [(item.player, spec.action_to_string(s, item.player, item.action))
-            for item in state.full_history()]
+    return [
+        (item.player, spec.action_to_string(s, item.player, item.action))
+        for item in state.full_history()
+    ]
 
 
 def _seen_text(text: str) -> str:
@@ -156,11 +178,13 @@ def log_entries(state: pyspiel.State, viewer: int | None, recent: int = RECENT) 
 
     def flush() -> None:
         if len(run) >= 3:
-            entries.append({"i": run[0][0], "seat": CHANCE, "who": "chance",
-                            "text": f"{len(run)} cards dealt"})
+            entries.append(
+                {"i": run[0][0], "seat": CHANCE, "who": "chance", "text": f"{len(run)} cards dealt"}
+            )
         else:
-            entries.extend({"i": i, "seat": CHANCE, "who": "chance", "text": _seen_text(t)}
-                           for i, t in run)
+            entries.extend(
+                {"i": i, "seat": CHANCE, "who": "chance", "text": _seen_text(t)} for i, t in run
+            )
         run.clear()
 
     for i, (actor, text) in enumerate(_history(state, viewer)):
@@ -168,8 +192,14 @@ def log_entries(state: pyspiel.State, viewer: int | None, recent: int = RECENT) 
             run.append((i, text))
             continue
         flush()
-        entries.append({"i": i, "seat": actor, "who": words.seat_label(state, actor, viewer),
-                        "text": _seen_text(text)})
+        entries.append(
+            {
+                "i": i,
+                "seat": actor,
+                "who": words.seat_label(state, actor, viewer),
+                "text": _seen_text(text),
+            }
+        )
     flush()
     return entries[-recent:]
 
@@ -186,9 +216,14 @@ def move_list(state: pyspiel.State) -> list[dict]:
         named = [cards.from_str(t) for t in CARD_TOKEN.findall(label)]
         if RANK_ONLY.fullmatch(label):
             named = [cards.card_id(suit, cards.RANK_CHARS.index(label) + 2) for suit in range(4)]
-        out.append({"a": int(a), "label": label,
-                    "cards": [c for c in named if int(s[LOC + c]) == p],
-                    "target": layouts.move_target(s, spec, a)})
+        out.append(
+            {
+                "a": int(a),
+                "label": label,
+                "cards": [c for c in named if int(s[LOC + c]) == p],
+                "target": layouts.move_target(s, spec, a),
+            }
+        )
     return out
 
 
@@ -202,9 +237,14 @@ def _scores(state: pyspiel.State, viewer: int | None) -> list[dict]:
     return [{"name": n, "value": v} for n, v in zip(names, values)]
 
 
-def table_view(state: pyspiel.State, viewer: int | None, *,
-               agents: Sequence[str] | None = None, moves: bool = False,
-               search: dict | None = None) -> dict:
+def table_view(
+    state: pyspiel.State,
+    viewer: int | None,
+    *,
+    agents: Sequence[str] | None = None,
+    moves: bool = False,
+    search: dict | None = None,
+) -> dict:
     """The JSON view of ``state`` for seat ``viewer`` (None: every card open).
 
     ``moves``: include the legal moves (only when ``viewer`` is to move: a person's turn).
@@ -215,33 +255,47 @@ def table_view(state: pyspiel.State, viewer: int | None, *,
     spec, s = game.spec, state.kernel_state()
     lay = layouts.layout(s, spec)
     placed = _placed(lay["zones"])
-    zones = [*_emit(lay["zones"], s, viewer), *_emit(_face_down_zones(s, viewer, placed), s,
-                                                     viewer),
-             *_emit(_leftover_zones(s, placed), s, viewer)]
+    zones = [
+        *_emit(lay["zones"], s, viewer),
+        *_emit(_face_down_zones(s, viewer, placed), s, viewer),
+        *_emit(_leftover_zones(s, placed), s, viewer),
+    ]
     details = list(spec.table_lines(s))
     if viewer is not None:
         details += spec.private_lines(s, viewer)
     to_move = state.current_player()
     view = {
-        "game": str(game), "name": spec.short_name, "title": spec.title(s),
-        "long_name": spec.long_name, "original_name": spec.original_name,
-        "players": game.num_players(), "team_game": spec.team_game,
+        "game": str(game),
+        "name": spec.short_name,
+        "title": spec.title(s),
+        "long_name": spec.long_name,
+        "original_name": spec.original_name,
+        "players": game.num_players(),
+        "team_game": spec.team_game,
         "team_names": list(spec.team_names) if spec.team_game else None,
-        "viewer": viewer, "to_move": to_move, "turn": words.turn_text(state, viewer),
-        "move_number": len(state.history()), "terminal": state.is_terminal(),
-        "seats": _seats(state, s, viewer, agents), "zones": zones, "facts": lay["facts"],
-        "scores": _scores(state, viewer), "details": [d.strip() for d in details],
+        "viewer": viewer,
+        "to_move": to_move,
+        "turn": words.turn_text(state, viewer),
+        "move_number": len(state.history()),
+        "terminal": state.is_terminal(),
+        "seats": _seats(state, s, viewer, agents),
+        "zones": zones,
+        "facts": lay["facts"],
+        "scores": _scores(state, viewer),
+        "details": [d.strip() for d in details],
         "log": log_entries(state, viewer),
         "result": words.result_text(state, viewer) or None,
-        "moves": [], "search": search,
+        "moves": [],
+        "search": search,
     }
     if moves and viewer is not None and to_move == viewer:
         view["moves"] = _emit(move_list(state), s, viewer)
     return view
 
 
-def search_view(before: pyspiel.State, seat: int, stats: Any, chosen: int, seen_text: str,
-                full: bool) -> dict:
+def search_view(
+    before: pyspiel.State, seat: int, stats: Any, chosen: int, seen_text: str, full: bool
+) -> dict:
     """A searching bot's root statistics for the move ``chosen`` it made at ``before``.
 
     ``full``: every root move with its visits and mean value (only for a viewer who may see
@@ -251,13 +305,27 @@ def search_view(before: pyspiel.State, seat: int, stats: Any, chosen: int, seen_
     spec, s = before.get_game().spec, before.kernel_state()
     total = int(np.sum(stats.visits)) or 1
     rows = []
-    for a, v, val in sorted(zip(stats.actions.tolist(), stats.visits.tolist(),
-                                stats.values.tolist()), key=lambda r: -r[1]):
+    for a, v, val in sorted(
+        zip(stats.actions.tolist(), stats.visits.tolist(), stats.values.tolist()),
+        key=lambda r: -r[1],
+    ):
         if not full and a != chosen:
             continue
         label = spec.action_to_string(s, seat, a) if full else seen_text
-        rows.append({"label": label, "visits": int(v), "share": v / total,
-                     "value": float(val), "chosen": a == chosen})
-    return {"seat": seat, "iterations": int(stats.iterations),
-            "seconds": float(stats.seconds), "moves": len(stats.actions), "rows": rows,
-            "full": full}
+        rows.append(
+            {
+                "label": label,
+                "visits": int(v),
+                "share": v / total,
+                "value": float(val),
+                "chosen": a == chosen,
+            }
+        )
+    return {
+        "seat": seat,
+        "iterations": int(stats.iterations),
+        "seconds": float(stats.seconds),
+        "moves": len(stats.actions),
+        "rows": rows,
+        "full": full,
+    }

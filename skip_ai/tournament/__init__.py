@@ -10,5 +10,11 @@ from skip_ai.tournament.config import ConfigError, TournamentConfig, load_config
 from skip_ai.tournament.runner import BatchSummary, run_tournament
 from skip_ai.tournament.store import StoreError
 
-__all__ = ["BatchSummary", "ConfigError", "StoreError", "TournamentConfig", "load_config",
-           "run_tournament"]
+__all__ = [
+    "BatchSummary",
+    "ConfigError",
+    "StoreError",
+    "TournamentConfig",
+    "load_config",
+    "run_tournament",
+]

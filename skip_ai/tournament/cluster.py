@@ -16,9 +16,10 @@ from __future__ import annotations
 import functools
 import logging
 import socket
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any, Iterator
+from typing import Any
 
 from skip_ai.tournament.schedule import ScheduledGame
 from skip_ai.tournament.worker import failed_record, play_games
@@ -31,8 +32,10 @@ def ray_module() -> ModuleType:
     try:
         import ray
     except ImportError:
-        raise ValueError(f"the ray backend needs Ray, which is not installed: {INSTALL} "
-                         "(or pip install 'ray[default]')") from None
+        raise ValueError(
+            f"the ray backend needs Ray, which is not installed: {INSTALL} "
+            "(or pip install 'ray[default]')"
+        ) from None
     return ray
 
 
@@ -54,8 +57,7 @@ class RayCluster:
             return
         try:
             if address is None:
-                ray.init(num_cpus=workers, include_dashboard=False,
-                         logging_level=logging.WARNING)
+                ray.init(num_cpus=workers, include_dashboard=False, logging_level=logging.WARNING)
             else:
                 _check_reachable(address)
                 ray.init(address=address, logging_level=logging.WARNING)
@@ -72,8 +74,9 @@ class RayCluster:
             ray_module().shutdown()
             self._owned = False
 
-    def results(self, tasks: Iterator[list[ScheduledGame]], batch: str,
-                version: str) -> Iterator[list[dict]]:
+    def results(
+        self, tasks: Iterator[list[ScheduledGame]], batch: str, version: str
+    ) -> Iterator[list[dict]]:
         """Each task's records, in the task's order, as soon as all of them are known; at
         most two tasks per cluster CPU in flight, so the schedule is never materialised."""
         ray = ray_module()
@@ -116,6 +119,7 @@ class RayCluster:
 class _Task:
     """One task's records, gathered from its pieces (the whole task, or single games after
     it died twice)."""
+
     size: int
     rows: dict[int, list[dict]] = field(default_factory=dict)  # start → records
 
@@ -145,8 +149,10 @@ def _check_reachable(address: str) -> None:
     try:
         socket.create_connection((host, int(port)), timeout=5).close()
     except OSError as e:
-        raise ConnectionError(f"nothing answers at {address} ({e}); is the head started "
-                              "(ray start --head) and its port open?") from None
+        raise ConnectionError(
+            f"nothing answers at {address} ({e}); is the head started "
+            "(ray start --head) and its port open?"
+        ) from None
 
 
 def _error(e: Exception) -> str:

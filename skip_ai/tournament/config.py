@@ -27,9 +27,10 @@ from __future__ import annotations
 
 import hashlib
 import tomllib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Protocol
+from typing import Any, Protocol
 
 import pyspiel
 
@@ -53,6 +54,7 @@ class Agent:
 class BatchConfig(Protocol):
     """What the runner and the record store need of a batch's config (a tournament's, a
     balance study's)."""
+
     name: str
     out: Path
     workers: int
@@ -77,10 +79,13 @@ class TournamentConfig:
         two experiments. (``workers``, ``games_per_task`` and ``out`` only say how it runs.)
         The files the agents' specs name (weights, tuned searches, models) count by their
         content: editing one between two runs changes the experiment as much as the spec."""
-        identity = {"name": self.name, "seed": self.seed, "deals": self.deals,
-                    "games": list(self.games),
-                    "agents": [{"name": a.name, "spec": agent_name(a.spec)}
-                               for a in self.agents]}
+        identity = {
+            "name": self.name,
+            "seed": self.seed,
+            "deals": self.deals,
+            "games": list(self.games),
+            "agents": [{"name": a.name, "spec": agent_name(a.spec)} for a in self.agents],
+        }
         files = spec_files(a.spec for a in self.agents if isinstance(a.spec, str))
         if files:  # absent otherwise, so batches begun before files counted still resume
             identity["files"] = files
@@ -115,6 +120,7 @@ def load_config(path: str | Path) -> TournamentConfig:
 
 def parse_config(raw: dict[str, Any], source: str = "config") -> TournamentConfig:
     """Check a parsed config (a dict as TOML gives it)."""
+
     def fail(msg: str) -> ConfigError:
         return ConfigError(f"{source}: {msg}")
 
@@ -143,8 +149,9 @@ def _field(raw: dict, key: str, kind: type, fail, default: Any = None) -> Any:
         return default
     value = raw[key]
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise fail(f"field {key!r} must be {'an integer' if kind is int else 'a string'} "
-                   f"(got {value!r})")
+        raise fail(
+            f"field {key!r} must be {'an integer' if kind is int else 'a string'} (got {value!r})"
+        )
     return value
 
 
@@ -183,8 +190,7 @@ def _agents(tables: list[dict], games: tuple[str, ...], fail) -> tuple[Agent, ..
     for i, t in enumerate(tables):
         where = f"[[agents]] #{i + 1}"
         if set(t) != {"name", "spec"} or not all(isinstance(v, str) for v in t.values()):
-            raise fail(f"{where} must hold exactly the string fields 'name' and 'spec' "
-                       f"(got {t!r})")
+            raise fail(f"{where} must hold exactly the string fields 'name' and 'spec' (got {t!r})")
         if not t["name"].strip():
             raise fail(f"{where}: field 'name' must not be empty")
         try:

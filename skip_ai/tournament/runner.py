@@ -5,8 +5,9 @@ played in this process; with more, in a local process pool with a bounded number
 flight (memory stays flat however long the batch); with the ``ray`` backend, as Ray tasks
 (:mod:`skip_ai.tournament.cluster`). A game that kills its worker process costs only its own
 record, as on Ray: the tasks that were in flight are played again alone, and a task that dies
-alone game by game, so the game that dies alone twice is recorded ``failed``. The records depend neither on the worker count nor on the
-backend: each game's seed comes from its identity (:mod:`skip_ai.tournament.schedule`).
+alone game by game, so the game that dies alone twice is recorded ``failed``. The records
+depend neither on the worker count nor on the backend: each game's seed comes from its
+identity (:mod:`skip_ai.tournament.schedule`).
 """
 
 from __future__ import annotations
@@ -18,11 +19,11 @@ import signal
 import subprocess
 import threading
 import time
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Iterator
 
 from tqdm import tqdm
 
@@ -37,10 +38,10 @@ BACKENDS = ("local", "ray")
 
 @dataclass
 class BatchSummary:
-    total: int      # games in the batch
-    before: int     # games recorded before this run
-    played: int     # games played by this run
-    failed: int     # of those, games recorded as failed
+    total: int  # games in the batch
+    before: int  # games recorded before this run
+    played: int  # games played by this run
+    failed: int  # of those, games recorded as failed
     seconds: float  # this run's wall time
     records: Path
 
@@ -52,9 +53,16 @@ def code_version() -> str:
 
     here = Path(__file__).resolve().parent
     try:
+
         def git(*args: str) -> str:
-            return subprocess.run(["git", "-C", str(here), *args], capture_output=True,
-                                  text=True, timeout=10, check=True).stdout.strip()
+            return subprocess.run(
+                ["git", "-C", str(here), *args],
+                capture_output=True,
+                text=True,
+                timeout=10,
+                check=True,
+            ).stdout.strip()
+
         commit = git("rev-parse", "--short=12", "HEAD")
         dirty = git("status", "--porcelain", "--untracked-files=no")
     except (OSError, subprocess.SubprocessError):
@@ -62,21 +70,32 @@ def code_version() -> str:
     return f"{__version__}+g{commit}{'.dirty' if dirty else ''}"
 
 
-def run_tournament(config: TournamentConfig, workers: int | None = None,
-                   backend: str = "local", progress: bool = True,
-                   address: str | None = None) -> BatchSummary:
+def run_tournament(
+    config: TournamentConfig,
+    workers: int | None = None,
+    backend: str = "local",
+    progress: bool = True,
+    address: str | None = None,
+) -> BatchSummary:
     """Play every game of ``config`` not yet recorded under ``config.out``.
 
     ``backend="ray"`` runs the tasks on the Ray cluster at ``address`` (``workers`` is then
     the cluster's affair), or on a local Ray with ``workers`` CPUs when ``address`` is None.
     """
-    return run_batch(config, lambda: schedule(config), schedule_size(config), workers,
-                     backend, progress, address)
+    return run_batch(
+        config, lambda: schedule(config), schedule_size(config), workers, backend, progress, address
+    )
 
 
-def run_batch(config: BatchConfig, games: Callable[[], Iterator[ScheduledGame]], total: int,
-              workers: int | None = None, backend: str = "local", progress: bool = True,
-              address: str | None = None) -> BatchSummary:
+def run_batch(
+    config: BatchConfig,
+    games: Callable[[], Iterator[ScheduledGame]],
+    total: int,
+    workers: int | None = None,
+    backend: str = "local",
+    progress: bool = True,
+    address: str | None = None,
+) -> BatchSummary:
     """Play every game that ``games()`` lists (``total`` of them, in a fixed order) and is not
     yet recorded under ``config.out``: the runner of tournaments and balance studies alike
     (any config with a name, an identity, ``out``, ``workers`` and ``games_per_task``)."""
@@ -99,10 +118,19 @@ def run_batch(config: BatchConfig, games: Callable[[], Iterator[ScheduledGame]],
         todo = (s for s in games() if s.match_id not in done)
         tasks = _chunks(todo, config.games_per_task)
         played = failed = 0
-        bar = tqdm(total=total, initial=len(done), unit="game", desc=config.name,
-                   disable=not progress, smoothing=0.05)
-        results = (cluster.results(tasks, config.name, version) if cluster
-                   else _results(tasks, config.name, version, workers))
+        bar = tqdm(
+            total=total,
+            initial=len(done),
+            unit="game",
+            desc=config.name,
+            disable=not progress,
+            smoothing=0.05,
+        )
+        results = (
+            cluster.results(tasks, config.name, version)
+            if cluster
+            else _results(tasks, config.name, version, workers)
+        )
         for rows in results:
             store.write(rows)
             played += len(rows)
@@ -113,8 +141,7 @@ def run_batch(config: BatchConfig, games: Callable[[], Iterator[ScheduledGame]],
         store.close()
         if cluster:
             cluster.close()
-    return BatchSummary(total, len(done), played, failed, time.perf_counter() - t0,
-                        store.records)
+    return BatchSummary(total, len(done), played, failed, time.perf_counter() - t0, store.records)
 
 
 def _check_belong(done: set[str], games: Iterable[ScheduledGame], store: RecordStore) -> None:
@@ -122,8 +149,9 @@ def _check_belong(done: set[str], games: Iterable[ScheduledGame], store: RecordS
     counted by the analysis)."""
     known = sum(s.match_id in done for s in games)
     if known != len(done):
-        raise StoreError(f"{store.records} holds {len(done) - known} games that are not in "
-                         "this batch's schedule")
+        raise StoreError(
+            f"{store.records} holds {len(done) - known} games that are not in this batch's schedule"
+        )
 
 
 def _chunks(games: Iterable[ScheduledGame], size: int) -> Iterator[list[ScheduledGame]]:
@@ -142,18 +170,24 @@ def _worker_init(parent: int) -> None:
         while os.getppid() == parent:
             time.sleep(1)
         os._exit(1)
+
     threading.Thread(target=watch, daemon=True).start()
 
 
 def _new_pool(workers: int) -> ProcessPoolExecutor:
     # fork: the workers inherit the imported package and its compiled kernels at no cost
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(method),
-                               initializer=_worker_init, initargs=(os.getpid(),))
+    return ProcessPoolExecutor(
+        workers,
+        mp_context=multiprocessing.get_context(method),
+        initializer=_worker_init,
+        initargs=(os.getpid(),),
+    )
 
 
-def _results(tasks: Iterator[list[ScheduledGame]], batch: str, version: str,
-             workers: int) -> Iterator[list[dict]]:
+def _results(
+    tasks: Iterator[list[ScheduledGame]], batch: str, version: str, workers: int
+) -> Iterator[list[dict]]:
     """Each task's records as soon as it finishes; in a pool, at most two tasks per worker
     are in flight, so the schedule is never materialised."""
     if workers == 1:
@@ -214,10 +248,15 @@ class _LocalPool:
         rows = []
         for game in games:
             one = self._alone([game]) or self._alone([game])
-            rows += one or [failed_record(
-                self.batch, self.version, game,
-                "BrokenProcessPool: the worker process died while playing this game alone, "
-                "twice (a crash in native code, or the system ran out of memory)")]
+            rows += one or [
+                failed_record(
+                    self.batch,
+                    self.version,
+                    game,
+                    "BrokenProcessPool: the worker process died while playing this game alone, "
+                    "twice (a crash in native code, or the system ran out of memory)",
+                )
+            ]
         return rows
 
     def _alone(self, games: list[ScheduledGame]) -> list[dict] | None:

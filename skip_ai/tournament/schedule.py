@@ -10,8 +10,8 @@ in which games are played; every seating of a deal shares the seed, hence the ca
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
 
 import numpy as np
 

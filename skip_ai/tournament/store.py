@@ -15,7 +15,7 @@ import fcntl
 import hashlib
 import json
 import os
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pyarrow as pa
@@ -56,15 +56,24 @@ class RecordStore:
         if manifest.exists():
             self._check_manifest(manifest, identity)
         elif self.records.exists() and any(self.records.glob("*.parquet")):
-            raise StoreError(f"{self.records} holds records but {manifest} is missing: "
-                             "this folder was not begun by this batch; choose another 'out'")
+            raise StoreError(
+                f"{self.records} holds records but {manifest} is missing: "
+                "this folder was not begun by this batch; choose another 'out'"
+            )
         else:
             self.records.mkdir(parents=True, exist_ok=True)
-            _write_atomic(manifest, json.dumps(
-                {"fingerprint": fingerprint(identity), "identity": identity,
-                 "code_version": code_version,
-                 "created": datetime.now(timezone.utc).isoformat(timespec="seconds")},
-                indent=2).encode())
+            _write_atomic(
+                manifest,
+                json.dumps(
+                    {
+                        "fingerprint": fingerprint(identity),
+                        "identity": identity,
+                        "code_version": code_version,
+                        "created": datetime.now(UTC).isoformat(timespec="seconds"),
+                    },
+                    indent=2,
+                ).encode(),
+            )
         for partial in self.records.glob(".*.tmp"):
             partial.unlink()
 
@@ -82,8 +91,10 @@ class RecordStore:
             fcntl.flock(self._lock_file, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             self.close()
-            raise StoreError(f"another run of batch {config.name!r} is writing to {self.out}; "
-                             "wait for it to finish (or stop it) first") from None
+            raise StoreError(
+                f"another run of batch {config.name!r} is writing to {self.out}; "
+                "wait for it to finish (or stop it) first"
+            ) from None
 
     def close(self) -> None:
         """Let another run continue the batch."""
@@ -99,12 +110,14 @@ class RecordStore:
         except (ValueError, KeyError, TypeError) as e:
             raise StoreError(f"damaged manifest {manifest}: {e}") from None
         if fingerprint(before) != fingerprint(identity):
-            changed = [k for k in sorted(set(identity) | set(before))
-                       if before.get(k) != identity.get(k)]
+            changed = [
+                k for k in sorted(set(identity) | set(before)) if before.get(k) != identity.get(k)
+            ]
             raise StoreError(
                 f"the config changed since the batch in {self.out} began (different "
                 f"{', '.join(changed) or 'fields'}); refusing to mix two experiments. "
-                f"Restore the config, or give a new 'out' to start another batch")
+                f"Restore the config, or give a new 'out' to start another batch"
+            )
 
     def shards(self) -> list[Path]:
         """The complete shards, in name order."""
@@ -120,13 +133,16 @@ class RecordStore:
                 table = pq.read_table(shard, columns=["match_id", "batch"])
                 ids = table.column("match_id").to_pylist()
             except (pa.ArrowException, OSError, KeyError) as e:
-                raise StoreError(f"damaged shard {shard}: {e}. Move it out of {self.records} "
-                                 "and run again to play its games again") from None
+                raise StoreError(
+                    f"damaged shard {shard}: {e}. Move it out of {self.records} "
+                    "and run again to play its games again"
+                ) from None
             self._check_ours(shard, table)
             for match_id in ids:
                 if match_id in seen:
-                    raise StoreError(f"game {match_id} is recorded twice, in {seen[match_id]} "
-                                     f"and {shard}")
+                    raise StoreError(
+                        f"game {match_id} is recorded twice, in {seen[match_id]} and {shard}"
+                    )
                 seen[match_id] = shard
         return set(seen)
 
@@ -135,12 +151,16 @@ class RecordStore:
         batches = set(table.column("batch").to_pylist()) - {self._name}
         written_by = (table.schema.metadata or {}).get(FINGERPRINT_KEY)
         if batches:
-            raise StoreError(f"{shard} holds games of batch {sorted(batches)[0]!r}, not "
-                             f"{self._name!r}: move it out of {self.records}")
+            raise StoreError(
+                f"{shard} holds games of batch {sorted(batches)[0]!r}, not "
+                f"{self._name!r}: move it out of {self.records}"
+            )
         if written_by is not None and written_by.decode() != self._fingerprint:
-            raise StoreError(f"{shard} was written by another batch (fingerprint "
-                             f"{written_by.decode()}, this batch's is {self._fingerprint}): "
-                             f"move it out of {self.records}")
+            raise StoreError(
+                f"{shard} was written by another batch (fingerprint "
+                f"{written_by.decode()}, this batch's is {self._fingerprint}): "
+                f"move it out of {self.records}"
+            )
 
     def write(self, rows: list[dict]) -> Path:
         """Write the records of one task as a shard named after its first game."""

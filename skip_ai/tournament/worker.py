@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import time
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -21,11 +21,16 @@ from skip_ai.sim import winners
 from skip_ai.tournament.schedule import ScheduledGame
 
 # The columns a failed game cannot fill.
-_NO_RESULT = {"returns": None, "scores": None, "num_actions": None, "num_moves": None,
-              "actions": None}
+_NO_RESULT = {
+    "returns": None,
+    "scores": None,
+    "num_actions": None,
+    "num_moves": None,
+    "actions": None,
+}
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _game(game: str) -> tuple[KernelGame, list[np.ndarray]]:
     """A game loaded once per process, with its seatings."""
     g = load(game)
@@ -44,29 +49,50 @@ def play_games(batch: str, code_version: str, games: Sequence[ScheduledGame]) ->
     for (name, seating), group in groups.items():
         game, layouts = _game(name)
         returns = np.array([row["returns"] for row in group], dtype=np.float64)
-        for row, a, w in zip(group, score_a(returns, layouts[seating], game).tolist(),
-                             winners(returns, game.spec.team_game).tolist()):
+        for row, a, w in zip(
+            group,
+            score_a(returns, layouts[seating], game).tolist(),
+            winners(returns, game.spec.team_game).tolist(),
+        ):
             row["score_a"], row["winner"] = a, w
     return rows
 
 
-def failed_record(batch: str, code_version: str, s: ScheduledGame, error: str,
-                  seconds: float = 0.0) -> dict:
+def failed_record(
+    batch: str, code_version: str, s: ScheduledGame, error: str, seconds: float = 0.0
+) -> dict:
     """The record of a game that could not be played, with the reason."""
-    return {**_describe(batch, code_version, s), **_NO_RESULT, "seconds": seconds,
-            "status": "failed", "error": error}
+    return {
+        **_describe(batch, code_version, s),
+        **_NO_RESULT,
+        "seconds": seconds,
+        "status": "failed",
+        "error": error,
+    }
 
 
 def _describe(batch: str, code_version: str, s: ScheduledGame) -> dict:
     """What a record says of a game before it is played."""
     game, layouts = _game(s.game)
-    return {"batch": batch, "code_version": code_version, "match_id": s.match_id,
-            "game": s.game, "game_name": game.spec.short_name,
-            "team_game": bool(game.spec.team_game), "deal": s.deal, "seating": s.seating,
-            "seed": s.seed, "agent_a": s.agent_a.name, "agent_b": s.agent_b.name,
-            "agents": [s.agent_a.name if a else s.agent_b.name for a in layouts[s.seating]],
-            "score_a": None, "winner": None,
-            "movers": None, "mover_values": None, "value_spreads": None}
+    return {
+        "batch": batch,
+        "code_version": code_version,
+        "match_id": s.match_id,
+        "game": s.game,
+        "game_name": game.spec.short_name,
+        "team_game": bool(game.spec.team_game),
+        "deal": s.deal,
+        "seating": s.seating,
+        "seed": s.seed,
+        "agent_a": s.agent_a.name,
+        "agent_b": s.agent_b.name,
+        "agents": [s.agent_a.name if a else s.agent_b.name for a in layouts[s.seating]],
+        "score_a": None,
+        "winner": None,
+        "movers": None,
+        "mover_values": None,
+        "value_spreads": None,
+    }
 
 
 def _play(batch: str, code_version: str, s: ScheduledGame) -> dict:
@@ -76,11 +102,19 @@ def _play(batch: str, code_version: str, s: ScheduledGame) -> dict:
     try:
         r = play_seating(game, s.seed, layouts[s.seating], s.agent_a.spec, s.agent_b.spec)
     except Exception as e:  # any failure of a game or an agent becomes a record
-        return failed_record(batch, code_version, s, f"{type(e).__name__}: {e}",
-                             time.perf_counter() - t0)
+        return failed_record(
+            batch, code_version, s, f"{type(e).__name__}: {e}", time.perf_counter() - t0
+        )
     seconds = time.perf_counter() - t0
-    return {**_describe(batch, code_version, s), "returns": r["returns"].tolist(), "scores": r["state"].scores(),
-            **{key: r[key] for key in ("movers", "mover_values", "value_spreads")},
-            "num_actions": r["num_actions"], "num_moves": r["moves_a"] + r["moves_b"],
-            "seconds": seconds, "status": "ok", "error": None,
-            "actions": r["state"].history()}
+    return {
+        **_describe(batch, code_version, s),
+        "returns": r["returns"].tolist(),
+        "scores": r["state"].scores(),
+        **{key: r[key] for key in ("movers", "mover_values", "value_spreads")},
+        "num_actions": r["num_actions"],
+        "num_moves": r["moves_a"] + r["moves_b"],
+        "seconds": seconds,
+        "status": "ok",
+        "error": None,
+        "actions": r["state"].history(),
+    }

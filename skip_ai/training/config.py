@@ -31,8 +31,15 @@ from agents import make_agent, parse_spec
 from skip_ai.paths import output_folder
 from skip_ai.pyspiel_wrapper import load
 
-_DEFAULTS = {"seed": 0, "hidden": [], "epochs": 30, "lr": 0.01, "l2": 1e-4, "window": 2,
-             "eval_deals": 20}
+_DEFAULTS = {
+    "seed": 0,
+    "hidden": [],
+    "epochs": 30,
+    "lr": 0.01,
+    "l2": 1e-4,
+    "window": 2,
+    "eval_deals": 20,
+}
 _REQUIRED = {"name", "game", "generations", "games", "search", "eval_search"}
 
 
@@ -43,7 +50,7 @@ class TrainConfigError(ValueError):
 @dataclass(frozen=True)
 class TrainConfig:
     name: str
-    game: str          # the full game string
+    game: str  # the full game string
     seed: int
     generations: int
     games: int
@@ -59,10 +66,20 @@ class TrainConfig:
 
     def identity(self) -> dict:
         """What a resumed run must share with the run that wrote the folder."""
-        return {"name": self.name, "game": self.game, "seed": self.seed, "games": self.games,
-                "search": self.search, "hidden": list(self.hidden), "epochs": self.epochs,
-                "lr": self.lr, "l2": self.l2, "window": self.window,
-                "eval_deals": self.eval_deals, "eval_search": self.eval_search}
+        return {
+            "name": self.name,
+            "game": self.game,
+            "seed": self.seed,
+            "games": self.games,
+            "search": self.search,
+            "hidden": list(self.hidden),
+            "epochs": self.epochs,
+            "lr": self.lr,
+            "l2": self.l2,
+            "window": self.window,
+            "eval_deals": self.eval_deals,
+            "eval_search": self.eval_search,
+        }
 
 
 def with_model(spec: str, model: Path | None) -> str:
@@ -85,8 +102,10 @@ def load_train_config(path: str | Path) -> TrainConfig:
     known = _REQUIRED | set(_DEFAULTS) | {"out"}
     unknown = set(raw) - known
     if unknown:
-        raise TrainConfigError(f"{path}: unknown field(s) {', '.join(sorted(unknown))}; "
-                               f"known: {', '.join(sorted(known))}")
+        raise TrainConfigError(
+            f"{path}: unknown field(s) {', '.join(sorted(unknown))}; "
+            f"known: {', '.join(sorted(known))}"
+        )
     missing = _REQUIRED - set(raw)
     if missing:
         raise TrainConfigError(f"{path}: missing field(s) {', '.join(sorted(missing))}")
@@ -95,14 +114,18 @@ def load_train_config(path: str | Path) -> TrainConfig:
         if not isinstance(c[key], int) or isinstance(c[key], bool) or c[key] < 1:
             raise TrainConfigError(f"{path}: {key} must be a positive integer (got {c[key]!r})")
     for key in ("lr", "l2"):
-        if isinstance(c[key], bool) or not isinstance(c[key], (int, float)) \
-                or not math.isfinite(c[key]) or c[key] < 0:
-            raise TrainConfigError(f"{path}: {key} must be a finite number ≥ 0 "
-                                   f"(got {c[key]!r})")
+        if (
+            isinstance(c[key], bool)
+            or not isinstance(c[key], (int, float))
+            or not math.isfinite(c[key])
+            or c[key] < 0
+        ):
+            raise TrainConfigError(f"{path}: {key} must be a finite number ≥ 0 (got {c[key]!r})")
     if "out" in raw and not isinstance(raw["out"], str):
         raise TrainConfigError(f"{path}: out must be a folder's path (got {raw['out']!r})")
     if not isinstance(c["hidden"], list) or not all(
-            isinstance(h, int) and h > 0 for h in c["hidden"]):
+        isinstance(h, int) and h > 0 for h in c["hidden"]
+    ):
         raise TrainConfigError(f"{path}: hidden must be a list of positive integers")
     try:
         game = load(c["game"])
@@ -120,6 +143,19 @@ def load_train_config(path: str | Path) -> TrainConfig:
         output_folder(out, "out")
     except ValueError as e:
         raise TrainConfigError(f"{path}: {e}") from None
-    return TrainConfig(str(c["name"]), str(game), int(c["seed"]), c["generations"], c["games"],
-                       c["search"], tuple(c["hidden"]), c["epochs"], float(c["lr"]),
-                       float(c["l2"]), c["window"], c["eval_deals"], c["eval_search"], out)
+    return TrainConfig(
+        str(c["name"]),
+        str(game),
+        int(c["seed"]),
+        c["generations"],
+        c["games"],
+        c["search"],
+        tuple(c["hidden"]),
+        c["epochs"],
+        float(c["lr"]),
+        float(c["l2"]),
+        c["window"],
+        c["eval_deals"],
+        c["eval_search"],
+        out,
+    )

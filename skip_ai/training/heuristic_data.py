@@ -72,9 +72,15 @@ def _kernel(K, H) -> SimpleNamespace:
     return SimpleNamespace(play=play)
 
 
-def heuristic_samples(game: KernelGame, n_games: int, seed: int = 0, eps: float = 0.1,
-                      keep: float = 0.25, weights: np.ndarray | None = None,
-                      progress: bool = True) -> tuple[np.ndarray, np.ndarray]:
+def heuristic_samples(
+    game: KernelGame,
+    n_games: int,
+    seed: int = 0,
+    eps: float = 0.1,
+    keep: float = 0.25,
+    weights: np.ndarray | None = None,
+    progress: bool = True,
+) -> tuple[np.ndarray, np.ndarray]:
     """``n_games`` of heuristic self-play as arrays for :func:`agents.model.fit` (value only):
     observations ``(N, D)`` and the movers' final returns in [-1, 1] ``(N,)``."""
     for name, p in (("eps", eps), ("keep", keep)):
@@ -88,8 +94,9 @@ def heuristic_samples(game: KernelGame, n_games: int, seed: int = 0, eps: float 
     buf = (np.empty((cap, game.obs_size), np.float32), np.empty(cap))
     parts = []
     base = np.uint64(base_seed(seed))
-    for first in tqdm(range(0, n_games, CHUNK), desc="heuristic games", unit="chunk",
-                      disable=not progress):
+    for first in tqdm(
+        range(0, n_games, CHUNK), desc="heuristic games", unit="chunk", disable=not progress
+    ):
         count = min(CHUNK, n_games - first)
         rows = kern.play(params, base, first, count, w, eps, keep, lo, span, *buf)
         parts.append([b[:rows].copy() for b in buf])

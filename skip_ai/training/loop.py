@@ -60,19 +60,38 @@ def _generation(config: TrainConfig, game, g: int, progress: bool) -> None:
     prev = model_path(out, g - 1) if g > 1 else None
     samples = out / "samples" / f"gen{g:03d}.parquet"
     if not samples.exists():
-        selfplay(game, with_model(config.search, prev), config.games, config.seed, g, samples,
-                 progress)
+        selfplay(
+            game, with_model(config.search, prev), config.games, config.seed, g, samples, progress
+        )
     losses = {}
     if not model_path(out, g).exists():
         first = max(1, g - config.window + 1)
-        frames = [pd.read_parquet(out / "samples" / f"gen{k:03d}.parquet")
-                  for k in range(first, g + 1)]
+        frames = [
+            pd.read_parquet(out / "samples" / f"gen{k:03d}.parquet") for k in range(first, g + 1)
+        ]
         obs, legal, target, value = training_arrays(frames, game.num_distinct_actions())
-        net = (PolicyValueNet.load(prev, config.game) if prev else
-               PolicyValueNet.initial(config.game, game.obs_size, game.num_distinct_actions(),
-                                      config.hidden, seed=config.seed))
-        losses = fit(net, obs, legal, target, value, epochs=config.epochs, lr=config.lr,
-                     l2=config.l2, seed=config.seed + g)
+        net = (
+            PolicyValueNet.load(prev, config.game)
+            if prev
+            else PolicyValueNet.initial(
+                config.game,
+                game.obs_size,
+                game.num_distinct_actions(),
+                config.hidden,
+                seed=config.seed,
+            )
+        )
+        losses = fit(
+            net,
+            obs,
+            legal,
+            target,
+            value,
+            epochs=config.epochs,
+            lr=config.lr,
+            l2=config.l2,
+            seed=config.seed + g,
+        )
         net.generation = g
         net.save(model_path(out, g))
         losses["samples"] = len(obs)
@@ -81,15 +100,26 @@ def _generation(config: TrainConfig, game, g: int, progress: bool) -> None:
     trained = with_model(config.eval_search, model_path(out, g))
     seed = config.seed + 1000 + g
     scores = {"vs_plain": _score(game, trained, config.eval_search, config, seed, progress)}
-    scores["vs_previous"] = scores["vs_plain"] if prev is None else _score(
-        game, trained, with_model(config.eval_search, prev), config, seed, progress)
-    _write_json(out / "eval" / f"gen{g:03d}.json",
-                {"generation": g, "samples": int(losses["samples"]),
-                 "policy_loss": losses["policy"], "value_loss": losses["value"], **scores})
+    scores["vs_previous"] = (
+        scores["vs_plain"]
+        if prev is None
+        else _score(game, trained, with_model(config.eval_search, prev), config, seed, progress)
+    )
+    _write_json(
+        out / "eval" / f"gen{g:03d}.json",
+        {
+            "generation": g,
+            "samples": int(losses["samples"]),
+            "policy_loss": losses["policy"],
+            "value_loss": losses["value"],
+            **scores,
+        },
+    )
 
 
-def _score(game, spec_a: str, spec_b: str, config: TrainConfig, seed: int,
-           progress: bool) -> tuple[float, float, float]:
+def _score(
+    game, spec_a: str, spec_b: str, config: TrainConfig, seed: int, progress: bool
+) -> tuple[float, float, float]:
     """A's duplicate-match score and its 95% interval (generation 0 is plain ISMCTS)."""
     r = match(game, spec_a, spec_b, config.eval_deals, seed=seed, progress=progress)
     return (r.score, r.lo, r.hi)
@@ -103,8 +133,10 @@ def _check_identity(config: TrainConfig) -> None:
         old = _read_json(path)
         if old != ident:
             diff = [k for k in ident if old.get(k) != ident[k]]
-            raise ValueError(f"{config.out} holds a run with a different config (changed: "
-                             f"{', '.join(diff)}); use another out folder or restore the config")
+            raise ValueError(
+                f"{config.out} holds a run with a different config (changed: "
+                f"{', '.join(diff)}); use another out folder or restore the config"
+            )
         return
     _write_json(path, ident)
 

@@ -50,15 +50,17 @@ POSITIONS_FORMAT = "skip_ai.expert_positions/1"
 class Positions:
     """Expert positions: kernel states ``(N, L)``, the seat to move in each, and the mover's
     final return mapped to [0, 1]."""
+
     game: str
     expert: str
     states: np.ndarray
     movers: np.ndarray
     targets: np.ndarray
 
-    def part(self, rows: slice) -> "Positions":
-        return Positions(self.game, self.expert, self.states[rows], self.movers[rows],
-                         self.targets[rows])
+    def part(self, rows: slice) -> Positions:
+        return Positions(
+            self.game, self.expert, self.states[rows], self.movers[rows], self.targets[rows]
+        )
 
 
 @kernel_family
@@ -103,8 +105,14 @@ def _kernel(K, H) -> SimpleNamespace:
     return SimpleNamespace(squared_bias=squared_bias)
 
 
-def expert_positions(game: str | KernelGame, expert: str, n_games: int, per_game: int = 4,
-                     seed: int = 0, progress: bool = True) -> Positions:
+def expert_positions(
+    game: str | KernelGame,
+    expert: str,
+    n_games: int,
+    per_game: int = 4,
+    seed: int = 0,
+    progress: bool = True,
+) -> Positions:
     """``n_games`` of self-play by ``expert`` (an agent spec) with up to ``per_game`` decisions
     kept from each game, drawn among those with a choice (two or more legal actions); game
     ``i`` draws its deal, its players' seeds and the kept decisions from
@@ -126,8 +134,7 @@ def expert_positions(game: str | KernelGame, expert: str, n_games: int, per_game
                 seen.append((state.kernel_state(), player))
 
         # the generator that dealt goes on to pick the decisions kept
-        returns = play(g.new_initial_state(), [bot] * g.num_players(), rng,
-                       on_turn=keep).returns()
+        returns = play(g.new_initial_state(), [bot] * g.num_players(), rng, on_turn=keep).returns()
         for k in sorted(set(int(below(rng, len(seen))) for _ in range(per_game))) if seen else []:
             s, p = seen[k]
             states.append(s)
@@ -135,8 +142,9 @@ def expert_positions(game: str | KernelGame, expert: str, n_games: int, per_game
             targets.append((returns[p] - lo) / span)
     if not states:
         raise ValueError(f"{n_games} games of {expert} had no decision with a choice")
-    return Positions(str(g), expert, np.array(states), np.array(movers, np.int64),
-                     np.array(targets, np.float64))
+    return Positions(
+        str(g), expert, np.array(states), np.array(movers, np.int64), np.array(targets, np.float64)
+    )
 
 
 def save_positions(pos: Positions, path: str | Path) -> None:
@@ -144,8 +152,15 @@ def save_positions(pos: Positions, path: str | Path) -> None:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.stem}.tmp.npz")
-    np.savez_compressed(tmp, format=POSITIONS_FORMAT, game=pos.game, expert=pos.expert,
-                        states=pos.states, movers=pos.movers, targets=pos.targets)
+    np.savez_compressed(
+        tmp,
+        format=POSITIONS_FORMAT,
+        game=pos.game,
+        expert=pos.expert,
+        states=pos.states,
+        movers=pos.movers,
+        targets=pos.targets,
+    )
     tmp.replace(path)
 
 
@@ -158,8 +173,13 @@ def load_positions(path: str | Path, game: KernelGame) -> Positions:
         with np.load(path, allow_pickle=False) as f:
             if str(f["format"]) != POSITIONS_FORMAT:
                 raise ValueError(f"format is {str(f['format'])!r}, not {POSITIONS_FORMAT!r}")
-            pos = Positions(str(f["game"]), str(f["expert"]), f["states"].astype(np.int64),
-                            f["movers"].astype(np.int64), f["targets"].astype(np.float64))
+            pos = Positions(
+                str(f["game"]),
+                str(f["expert"]),
+                f["states"].astype(np.int64),
+                f["movers"].astype(np.int64),
+                f["targets"].astype(np.float64),
+            )
     except (ValueError, KeyError, OSError) as e:
         raise ValueError(f"{path} is not an expert positions file: {e}") from None
     if not same_game(pos.game, game):
@@ -169,8 +189,14 @@ def load_positions(path: str | Path, game: KernelGame) -> Positions:
     return pos
 
 
-def rollout_error(game: KernelGame, pos: Positions, weights: np.ndarray, eps: float,
-                  rollouts: int = 16, seed: int = 0) -> float:
+def rollout_error(
+    game: KernelGame,
+    pos: Positions,
+    weights: np.ndarray,
+    eps: float,
+    rollouts: int = 16,
+    seed: int = 0,
+) -> float:
     """The mean squared bias of the rollout policy (``weights``, ``eps``) over ``pos``."""
     if rollouts < 2:
         raise ValueError(f"rollouts must be at least 2 (got {rollouts})")
@@ -178,26 +204,44 @@ def rollout_error(game: KernelGame, pos: Positions, weights: np.ndarray, eps: fl
     out = np.empty(len(pos.targets))
     K = game.spec.kernel
     _kernel(K, heuristic_module(K)).squared_bias(
-        pos.states, pos.movers, pos.targets, heuristic_weights(game, weights),
-        float(np.clip(eps, 0.0, 1.0)), rollouts, np.uint64(base_seed(seed)), lo, span, out)
+        pos.states,
+        pos.movers,
+        pos.targets,
+        heuristic_weights(game, weights),
+        float(np.clip(eps, 0.0, 1.0)),
+        rollouts,
+        np.uint64(base_seed(seed)),
+        lo,
+        span,
+        out,
+    )
     return float(out.mean())
 
 
 @dataclass
 class Balancing:
     game: str
-    expert: str                  # the player whose self-play gave the positions
-    names: tuple[str, ...]       # the heuristic's weight names
-    config: SearchConfig         # the default uct_c, no prior, the balanced eps and weights
-    rounds: list[dict]           # per round (generation): the mean as a tuned-search vector,
-                                 # the best in-sample error removed, the mean's held-out error
-    default_error: float         # held-out squared bias of the default rollouts (eps 0)
-    error: float                 # held-out squared bias of the balanced rollouts
+    expert: str  # the player whose self-play gave the positions
+    names: tuple[str, ...]  # the heuristic's weight names
+    config: SearchConfig  # the default uct_c, no prior, the balanced eps and weights
+    rounds: list[dict]  # per round (generation): the mean as a tuned-search vector,
+    # the best in-sample error removed, the mean's held-out error
+    default_error: float  # held-out squared bias of the default rollouts (eps 0)
+    error: float  # held-out squared bias of the balanced rollouts
 
 
-def balance(game: str | KernelGame, pos: Positions, rounds: int = 5, population: int = 16,
-            elite: int = 4, rollouts: int = 16, sigma: float = 0.5, holdout: float = 0.25,
-            seed: int = 0, progress: bool = True) -> Balancing:
+def balance(
+    game: str | KernelGame,
+    pos: Positions,
+    rounds: int = 5,
+    population: int = 16,
+    elite: int = 4,
+    rollouts: int = 16,
+    sigma: float = 0.5,
+    holdout: float = 0.25,
+    seed: int = 0,
+    progress: bool = True,
+) -> Balancing:
     """Cross-entropy search for the rollout policy (``eps`` and the heuristic's weights) whose
     playouts best match the expert outcomes of ``pos``. The last ``holdout`` share of the
     positions (the last games) is kept out of the search and gives the errors reported; the
@@ -221,22 +265,43 @@ def balance(game: str | KernelGame, pos: Positions, rounds: int = 5, population:
     reference = error(theta0, fit)
     # scored as the error removed, so 0 is "as good as the default rollouts"
     _, _, history = cross_entropy(
-        lambda theta, r: reference - error(theta, fit), theta0, spread, rounds, population,
-        elite, seed, f"balance {g.spec.short_name}", progress,
-        lambda mean, r: {"held_out_error": error(mean, held)}, reference=0.0)
+        lambda theta, r: reference - error(theta, fit),
+        theta0,
+        spread,
+        rounds,
+        population,
+        elite,
+        seed,
+        f"balance {g.spec.short_name}",
+        progress,
+        lambda mean, r: {"held_out_error": error(mean, held)},
+        reference=0.0,
+    )
     final = np.array(history[-1]["mean"])
     for h in history:  # as tuned-search vectors [ln uct_c, eps, prior_c, *weights]
         h["mean"] = [float(np.log(DEFAULT_UCT_C)), h["mean"][0], 0.0, *h["mean"][1:]]
-    return Balancing(str(g), pos.expert, tuple(heuristic_module(g.spec.kernel).WEIGHT_NAMES),
-                     search_config(np.array(history[-1]["mean"]), SearchConfig()), history,
-                     error(theta0, held), error(final, held))
+    return Balancing(
+        str(g),
+        pos.expert,
+        tuple(heuristic_module(g.spec.kernel).WEIGHT_NAMES),
+        search_config(np.array(history[-1]["mean"]), SearchConfig()),
+        history,
+        error(theta0, held),
+        error(final, held),
+    )
 
 
 def save_balanced(result: Balancing, path: str | Path) -> None:
     """The balanced search as a tuned-search file (what ``ismcts(tuned=FILE)`` loads), with
     the expert and the held-out errors before and after."""
-    save_search_config(path, load(result.game), result.config,
-                       {"score_vs_plain": None, "balanced_on": result.expert,
-                        "held_out_error": {"default": result.default_error,
-                                           "balanced": result.error},
-                        "rounds": result.rounds})
+    save_search_config(
+        path,
+        load(result.game),
+        result.config,
+        {
+            "score_vs_plain": None,
+            "balanced_on": result.expert,
+            "held_out_error": {"default": result.default_error, "balanced": result.error},
+            "rounds": result.rounds,
+        },
+    )

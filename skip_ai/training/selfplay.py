@@ -22,22 +22,25 @@ from skip_ai.kernel.rng import base_seed, derive, make_rng
 from skip_ai.play import Decision, play
 from skip_ai.pyspiel_wrapper import KernelGame
 
-SAMPLE_SCHEMA = pa.schema([
-    ("game", pa.string()),
-    ("generation", pa.int64()),
-    ("game_index", pa.int64()),
-    ("move", pa.int64()),
-    ("player", pa.int64()),
-    ("observation", pa.list_(pa.float32())),
-    ("legal", pa.list_(pa.int64())),
-    ("visits", pa.list_(pa.float32())),
-    ("value", pa.float64()),
-])
+SAMPLE_SCHEMA = pa.schema(
+    [
+        ("game", pa.string()),
+        ("generation", pa.int64()),
+        ("game_index", pa.int64()),
+        ("move", pa.int64()),
+        ("player", pa.int64()),
+        ("observation", pa.list_(pa.float32())),
+        ("legal", pa.list_(pa.int64())),
+        ("visits", pa.list_(pa.float32())),
+        ("value", pa.float64()),
+    ]
+)
 GAME_STRIDE = 1 << 20
 
 
-def play_selfplay_game(game: KernelGame, spec: str, game_seed: int, generation: int,
-                       index: int) -> list[dict]:
+def play_selfplay_game(
+    game: KernelGame, spec: str, game_seed: int, generation: int, index: int
+) -> list[dict]:
     """One self-play game: every seat is the expert ``spec``; one row per decision."""
     bot = make_agent(spec, game, seed=int(derive(np.uint64(game_seed), 1)))
     obs = np.zeros(game.obs_size, np.float32)
@@ -47,12 +50,26 @@ def play_selfplay_game(game: KernelGame, spec: str, game_seed: int, generation: 
         legal = d.state.legal_actions()
         share = dict(d.policy)
         d.state.write_observation(d.player, obs)
-        rows.append({"game": str(game), "generation": generation, "game_index": index,
-                     "move": len(rows), "player": d.player, "observation": obs.copy(),
-                     "legal": legal, "visits": [share.get(a, 0.0) for a in legal]})
+        rows.append(
+            {
+                "game": str(game),
+                "generation": generation,
+                "game_index": index,
+                "move": len(rows),
+                "player": d.player,
+                "observation": obs.copy(),
+                "legal": legal,
+                "visits": [share.get(a, 0.0) for a in legal],
+            }
+        )
 
-    state = play(game.new_initial_state(), [bot] * game.num_players(), make_rng(game_seed),
-                 on_decision=sample, policies=True)
+    state = play(
+        game.new_initial_state(),
+        [bot] * game.num_players(),
+        make_rng(game_seed),
+        on_decision=sample,
+        policies=True,
+    )
     lo, span = game.min_utility(), game.max_utility() - game.min_utility()
     returns = state.returns()
     for r in rows:
@@ -60,13 +77,21 @@ def play_selfplay_game(game: KernelGame, spec: str, game_seed: int, generation: 
     return rows
 
 
-def selfplay(game: KernelGame, spec: str, n_games: int, seed: int, generation: int,
-             path: Path, progress: bool = True) -> Path:
+def selfplay(
+    game: KernelGame,
+    spec: str,
+    n_games: int,
+    seed: int,
+    generation: int,
+    path: Path,
+    progress: bool = True,
+) -> Path:
     """Play ``n_games`` self-play games and write their samples to ``path`` (atomically)."""
     base = np.uint64(base_seed(seed))
     rows: list[dict] = []
-    for i in tqdm(range(n_games), desc=f"gen {generation} self-play", unit="game",
-                  disable=not progress):
+    for i in tqdm(
+        range(n_games), desc=f"gen {generation} self-play", unit="game", disable=not progress
+    ):
         game_seed = int(derive(base, generation * GAME_STRIDE + i))
         rows.extend(play_selfplay_game(game, spec, game_seed, generation, i))
     path.parent.mkdir(parents=True, exist_ok=True)

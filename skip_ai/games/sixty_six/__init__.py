@@ -33,28 +33,67 @@ from skip_ai.kernel.state import sample_undealt as sample_chance  # noqa: F401
 from skip_ai.kernel.state import undealt_cards as chance_outcomes  # noqa: F401
 from skip_ai.pyspiel_wrapper import register
 
-from .deal import init  # noqa: F401
-from .moves import apply_action, legal_actions, random_legal  # noqa: F401
-from .observation_tensor import observation  # noqa: F401
-from .scoring import returns, scores  # noqa: F401
-from .worlds import resample, resample_plan, resample_planned  # noqa: F401
-
 # ... and the names the heuristic player (``agents.heuristics.sixty_six``) and the tests read.
 from .actions import DECLARE, PASS, Q_MARRIAGE, REVEAL, TRUMP0  # noqa: F401
-from .deal import start_deal  # noqa: F401
+from .deal import (
+    init,  # noqa: F401
+    start_deal,  # noqa: F401
+)
 from .deck import (  # noqa: F401
-    FULL_DECK, PICTURES, POINTS, STRENGTH, beats, points_of, suit_mask,
+    FULL_DECK,
+    PICTURES,
+    POINTS,
+    STRENGTH,
+    beats,
+    points_of,
+    suit_mask,
 )
 from .facts import facts_hold, revealed_mask  # noqa: F401
 from .layout import (  # noqa: F401
-    PH_CPLAY, PH_CUT, PH_DEAL1, PH_NG_TARGET, PH_PLAY, PH_TRUMP, R_LAST_TRICK, SX_BOARD,
-    SX_BOTTOM, SX_COUNT, SX_DEALER, SX_LAST_A, SX_LAST_TEXT, SX_LEADER, SX_MARR, SX_NG_CATCH,
-    SX_NOX, SX_NSEQ, SX_PHASE, SX_REDEALT, SX_SEQ, SX_TEAM_CATCH, SX_TRICKS, SX_TRUMP,
+    PH_CPLAY,
+    PH_CUT,
+    PH_DEAL1,
+    PH_NG_TARGET,
+    PH_PLAY,
+    PH_TRUMP,
+    R_LAST_TRICK,
+    SX_BOARD,
+    SX_BOTTOM,
+    SX_COUNT,
+    SX_DEALER,
+    SX_LAST_A,
+    SX_LAST_TEXT,
+    SX_LEADER,
+    SX_MARR,
+    SX_NG_CATCH,
+    SX_NOX,
+    SX_NSEQ,
+    SX_PHASE,
+    SX_REDEALT,
+    SX_SEQ,
+    SX_TEAM_CATCH,
+    SX_TRICKS,
+    SX_TRUMP,
 )
-from .moves import legal_masks  # noqa: F401
-from .scoring import total  # noqa: F401
+from .moves import (  # noqa: F401
+    apply_action,
+    legal_actions,
+    legal_masks,  # noqa: F401
+    random_legal,
+)
+from .observation_tensor import observation  # noqa: F401
+from .scoring import (  # noqa: F401
+    returns,
+    scores,
+    total,  # noqa: F401
+)
 from .seats import seat_after  # noqa: F401
 from .spec import SPEC
-from .worlds import resample_tries  # noqa: F401
+from .worlds import (  # noqa: F401
+    resample,
+    resample_plan,
+    resample_planned,
+    resample_tries,  # noqa: F401
+)
 
 register(SPEC)

@@ -11,7 +11,16 @@ import numpy as np
 
 Q_MARRIAGE, K_MARRIAGE, TRUMP0, REVEAL, DECLARE, PASS = 52, 56, 60, 64, 65, 66
 LEFT, RIGHT, NINES, TWO_DARK, THREE_NINES, FOUR_NINES, CATCH0, REDEAL, BID0 = (
-    67, 68, 69, 70, 71, 72, 73, 77, 78)
+    67,
+    68,
+    69,
+    70,
+    71,
+    72,
+    73,
+    77,
+    78,
+)
 NUM_ACTIONS = 82
 
 FIVE_PICTURES, SIX_PICTURES, PYATAK, SIX = 0, 1, 2, 3

@@ -149,7 +149,6 @@ def plan_second_round(s):
     s[H_CUR] = CHANCE
 
 
-
 @njit(cache=True)
 def deal_card(s, c):
     """Card ``c`` goes where the plan says; after the first round E names the trump, after the

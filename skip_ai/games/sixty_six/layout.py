@@ -42,9 +42,25 @@ GRADED, WIN = 0, 1
 TARGET = 8
 """Board points that win a match."""
 
-(PH_CUT, PH_DEAL1, PH_TRUMP, PH_REVEAL, PH_OFFER, PH_DEAL2, PH_NINES, PH_NG_CHOOSE,
- PH_NG_CATCH, PH_NG_TARGET, PH_NG_FOUR, PH_REDEAL, PH_BID, PH_DISCARD, PH_PLAY, PH_CPLAY,
- PH_OVER) = range(17)
+(
+    PH_CUT,
+    PH_DEAL1,
+    PH_TRUMP,
+    PH_REVEAL,
+    PH_OFFER,
+    PH_DEAL2,
+    PH_NINES,
+    PH_NG_CHOOSE,
+    PH_NG_CATCH,
+    PH_NG_TARGET,
+    PH_NG_FOUR,
+    PH_REDEAL,
+    PH_BID,
+    PH_DISCARD,
+    PH_PLAY,
+    PH_CPLAY,
+    PH_OVER,
+) = range(17)
 NUM_PHASES = 17
 
 LOC_BOTTOM = LOC_TAKEN + 2
@@ -83,28 +99,38 @@ SX_PICS_MIN = SX_DECL + 1
 SX_CATCHABLE = SX_PICS_MIN + 4
 SX_USED = SX_CATCHABLE + 4
 SX_NINES_PLAYED = SX_USED + 1
-SX_OFFER_TO = SX_NINES_PLAYED + 2          # per offerer: the opponent offered to, -1
-SX_OFFER_MASK = SX_OFFER_TO + 4            # per offerer: the nines offered
-SX_OFFER_BEATEN = SX_OFFER_MASK + 4        # per offerer: 1 beaten, 0 not
-SX_ASKED = SX_OFFER_BEATEN + 4             # per seat: asked NINES (at least two unused)
-SX_COUNT = SX_ASKED + 4                    # per seat: announced unused nines, -1
+SX_OFFER_TO = SX_NINES_PLAYED + 2  # per offerer: the opponent offered to, -1
+SX_OFFER_MASK = SX_OFFER_TO + 4  # per offerer: the nines offered
+SX_OFFER_BEATEN = SX_OFFER_MASK + 4  # per offerer: 1 beaten, 0 not
+SX_ASKED = SX_OFFER_BEATEN + 4  # per seat: asked NINES (at least two unused)
+SX_COUNT = SX_ASKED + 4  # per seat: announced unused nines, -1
 SX_NG_INIT = SX_COUNT + 4
 SX_NG_GAME = SX_NG_INIT + 1
-SX_NG_CATCH = SX_NG_GAME + 1               # the two catchers' suits
+SX_NG_CATCH = SX_NG_GAME + 1  # the two catchers' suits
 SX_NG_STEP = SX_NG_CATCH + 2
-SX_NG_LAID = SX_NG_STEP + 1                # three nines laid face up
-SX_FOUR_OPP = SX_NG_LAID + 1               # four nines: the opponent asked, -1
-SX_FOUR_ALL = SX_FOUR_OPP + 1              # and whether he held all four suits
-SX_LAST_TEXT = SX_FOUR_ALL + 1             # code of the last automatic result (text)
+SX_NG_LAID = SX_NG_STEP + 1  # three nines laid face up
+SX_FOUR_OPP = SX_NG_LAID + 1  # four nines: the opponent asked, -1
+SX_FOUR_ALL = SX_FOUR_OPP + 1  # and whether he held all four suits
+SX_LAST_TEXT = SX_FOUR_ALL + 1  # code of the last automatic result (text)
 SX_LAST_A = SX_LAST_TEXT + 1
 SX_LAST_B = SX_LAST_A + 1
-SX_TEAM_GAME = SX_LAST_B + 1               # per team: the nines game it chose (0 none)
-SX_TEAM_CATCH = SX_TEAM_GAME + 2           # per team: its game's catches, 1 + 4 c0 + c1 (0)
+SX_TEAM_GAME = SX_LAST_B + 1  # per team: the nines game it chose (0 none)
+SX_TEAM_CATCH = SX_TEAM_GAME + 2  # per team: its game's catches, 1 + 4 c0 + c1 (0)
 STATE_SIZE = SX_TEAM_CATCH + 2
 
 # codes of SX_LAST_TEXT
-R_NONE, R_CUT3, R_OFFER, R_NINES_GAME, R_FOUR, R_SIX_SHOWN, R_CONTRACT, R_DECLARE, \
-    R_LAST_TRICK, R_REDEAL = range(10)
+(
+    R_NONE,
+    R_CUT3,
+    R_OFFER,
+    R_NINES_GAME,
+    R_FOUR,
+    R_SIX_SHOWN,
+    R_CONTRACT,
+    R_DECLARE,
+    R_LAST_TRICK,
+    R_REDEAL,
+) = range(10)
 
 
 @njit(cache=True, inline="always")

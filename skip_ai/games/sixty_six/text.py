@@ -73,13 +73,37 @@ from .layout import (
 TEAM_NAMES = ("team 0", "team 1")
 SUIT_CHARS = "scdh"
 BID_NAMES = ("five pictures", "six pictures", "pyatak", "six")
-NAMED_ACTIONS = {REVEAL: "REVEAL", DECLARE: "DECLARE", PASS: "PASS", LEFT: "LEFT",
-                 RIGHT: "RIGHT", NINES: "NINES", TWO_DARK: "TWO_DARK",
-                 THREE_NINES: "THREE_NINES", FOUR_NINES: "FOUR_NINES", REDEAL: "REDEAL"}
-PHASE_NAMES = ("cut", "first round", "trump", "reveal", "offers of nines", "second round",
-               "nines games", "nines game: choosing", "nines game: catching",
-               "nines game: target", "four nines", "redeal", "bids", "discards",
-               "standard play", "contract play", "over")
+NAMED_ACTIONS = {
+    REVEAL: "REVEAL",
+    DECLARE: "DECLARE",
+    PASS: "PASS",
+    LEFT: "LEFT",
+    RIGHT: "RIGHT",
+    NINES: "NINES",
+    TWO_DARK: "TWO_DARK",
+    THREE_NINES: "THREE_NINES",
+    FOUR_NINES: "FOUR_NINES",
+    REDEAL: "REDEAL",
+}
+PHASE_NAMES = (
+    "cut",
+    "first round",
+    "trump",
+    "reveal",
+    "offers of nines",
+    "second round",
+    "nines games",
+    "nines game: choosing",
+    "nines game: catching",
+    "nines game: target",
+    "four nines",
+    "redeal",
+    "bids",
+    "discards",
+    "standard play",
+    "contract play",
+    "over",
+)
 OUTCOMES = ("", "shuba", "klin", "cross klin")
 
 
@@ -103,9 +127,16 @@ def action_to_string(s, player: int, action: int) -> str:
 def _result_text(s) -> str:
     """The last automatic result, e.g. "declaration: team 1 +3"."""
     code, a, b = int(s[SX_LAST_TEXT]), int(s[SX_LAST_A]), int(s[SX_LAST_B])
-    what = {R_CUT3: "third nine cut", R_OFFER: "nines offered", R_NINES_GAME: "nines game",
-            R_FOUR: "four nines", R_SIX_SHOWN: "six shown", R_CONTRACT: "contract",
-            R_DECLARE: "declaration", R_LAST_TRICK: "last trick"}.get(code)
+    what = {
+        R_CUT3: "third nine cut",
+        R_OFFER: "nines offered",
+        R_NINES_GAME: "nines game",
+        R_FOUR: "four nines",
+        R_SIX_SHOWN: "six shown",
+        R_CONTRACT: "contract",
+        R_DECLARE: "declaration",
+        R_LAST_TRICK: "last trick",
+    }.get(code)
     if code == R_REDEAL:
         return f"seat {a} asked for a redeal"
     return f"{what}: {TEAM_NAMES[a]} +{b}" if what else ""
@@ -118,8 +149,10 @@ def public_record(s) -> str:
     out = [f"board={int(s[SX_BOARD])}:{int(s[SX_BOARD + 1])}"]
     for q in range(4):
         if s[SX_OFFER_TO + q] >= 0:
-            out.append(f"offer{q}->{int(s[SX_OFFER_TO + q])}:"
-                       f"{'beaten' if s[SX_OFFER_BEATEN + q] else 'not_beaten'}")
+            out.append(
+                f"offer{q}->{int(s[SX_OFFER_TO + q])}:"
+                f"{'beaten' if s[SX_OFFER_BEATEN + q] else 'not_beaten'}"
+            )
         if s[SX_COUNT + q] >= 0:
             out.append(f"count{q}={int(s[SX_COUNT + q])}")
     for t in range(2):  # kept for the whole deal: the history shows catches as "?"
@@ -138,30 +171,36 @@ def public_record(s) -> str:
 def table_lines(s) -> list[str]:
     """The public position, as the lines after the hands in ``str(state)``."""
     trump = int(s[SX_TRUMP])
-    lines = [f"  dealer: seat {int(s[SX_DEALER])}; phase: {PHASE_NAMES[int(s[SX_PHASE])]}; "
-             f"trump: {SUIT_CHARS[trump] if trump >= 0 else '-'}"
-             + ("; redealt deal" if s[SX_REDEALT] else "")
-             + ("; no more extras (7:7)" if s[SX_NOX] else ""),
-             f"  board: {TEAM_NAMES[0]} {int(s[SX_BOARD])}, {TEAM_NAMES[1]} "
-             f"{int(s[SX_BOARD + 1])}"]
+    lines = [
+        f"  dealer: seat {int(s[SX_DEALER])}; phase: {PHASE_NAMES[int(s[SX_PHASE])]}; "
+        f"trump: {SUIT_CHARS[trump] if trump >= 0 else '-'}"
+        + ("; redealt deal" if s[SX_REDEALT] else "")
+        + ("; no more extras (7:7)" if s[SX_NOX] else ""),
+        f"  board: {TEAM_NAMES[0]} {int(s[SX_BOARD])}, {TEAM_NAMES[1]} {int(s[SX_BOARD + 1])}",
+    ]
     if s[SX_BOTTOM] >= 0:
         lines.append(f"  bottom card: {cards.to_str(int(s[SX_BOTTOM]))}")
     if s[SX_BID] >= 0:
-        lines.append(f"  highest bid: {BID_NAMES[int(s[SX_BID])]} by seat "
-                     f"{int(s[SX_BIDDER])}")
+        lines.append(f"  highest bid: {BID_NAMES[int(s[SX_BID])]} by seat {int(s[SX_BIDDER])}")
     seq = [int(s[SX_SEQ + i]) for i in range(int(s[SX_NSEQ]))]
     if s[SX_PHASE] in (PH_PLAY, PH_CPLAY):
-        lines.append(f"  trick: {cards.cards_to_str(seq) or '(empty)'}"
-                     + (f" (led by seat {int(s[SX_LEADER])})" if seq else ""))
-    lines.append("  taken: " + ", ".join(
-        f"{TEAM_NAMES[t]} {int(s[SX_TRICKS + t])} tricks {int(s[SX_POINTS + t])} points"
-        f" + marriages {int(s[SX_MARR + t])}" for t in range(2)))
+        lines.append(
+            f"  trick: {cards.cards_to_str(seq) or '(empty)'}"
+            + (f" (led by seat {int(s[SX_LEADER])})" if seq else "")
+        )
+    lines.append(
+        "  taken: "
+        + ", ".join(
+            f"{TEAM_NAMES[t]} {int(s[SX_TRICKS + t])} tricks {int(s[SX_POINTS + t])} points"
+            f" + marriages {int(s[SX_MARR + t])}"
+            for t in range(2)
+        )
+    )
     extra = public_record(s).split(" ", 1)
     if len(extra) > 1:
         lines.append(f"  public: {extra[1]}")
     if s[SX_WINNER] >= 0:
-        lines.append(f"  {TEAM_NAMES[int(s[SX_WINNER])]} wins: "
-                     f"{OUTCOMES[int(s[SX_OUTCOME])]}")
+        lines.append(f"  {TEAM_NAMES[int(s[SX_WINNER])]} wins: {OUTCOMES[int(s[SX_OUTCOME])]}")
     return lines
 
 
@@ -179,5 +218,6 @@ def title(s) -> str:
         on.append("no nines to E")
     mode = "match to 8" if param(s, P_MODE) == MATCH else "one deal"
     stakes = "graded" if param(s, P_STAKES) == GRADED else "win"
-    return (f"Sixty-six for four, {mode}, {stakes} stakes"
-            + (f", extras: {', '.join(on)}" if on else ""))
+    return f"Sixty-six for four, {mode}, {stakes} stakes" + (
+        f", extras: {', '.join(on)}" if on else ""
+    )

@@ -13,8 +13,7 @@ from .layout import SX_R1
 
 
 @njit(cache=True)
-def fitting_assignment(s, f, cards_, places, known, occupant, first, hidden, m, rng,
-                       assign):
+def fitting_assignment(s, f, cards_, places, known, occupant, first, hidden, m, rng, assign):
     """Into ``assign``, a world that fits every fact, for when ``TRIES`` uniform worlds did
     not (a few very constrained positions, e.g. two picture bids): a depth-first search over
     the slots in canonical order, each trying the hidden cards in one random order. Alike
@@ -51,8 +50,12 @@ def fitting_assignment(s, f, cards_, places, known, occupant, first, hidden, m, 
             used[perm[k]] = False
             unplaced |= bit(cards_[perm[k]])
             left[owner[i]] += 1
-        elif i > 0 and places[i - 1] == places[i] and known[i - 1] == known[i] \
-                and first[occupant[i - 1]] == first[occupant[i]]:
+        elif (
+            i > 0
+            and places[i - 1] == places[i]
+            and known[i - 1] == known[i]
+            and first[occupant[i - 1]] == first[occupant[i]]
+        ):
             k = pos[i - 1]
         k += 1
         left[owner[i]] -= 1
@@ -67,8 +70,11 @@ def fitting_assignment(s, f, cards_, places, known, occupant, first, hidden, m, 
                         ok = False
                 for t in range(2):
                     q = captain(w, t)
-                    if ok and max(last[q], last[partner_of(w, q)]) == i \
-                            and not team_facts_hold(w, t):
+                    if (
+                        ok
+                        and max(last[q], last[partner_of(w, q)]) == i
+                        and not team_facts_hold(w, t)
+                    ):
                         ok = False
                 if ok:
                     break

@@ -88,8 +88,7 @@ def resample_tries(s, p, rng, sigma, tries):
         if facts_hold(world):
             break
     else:
-        fitting_assignment(s, f, cards_, places, known, occupant, first, hidden, m, rng,
-                           assign)
+        fitting_assignment(s, f, cards_, places, known, occupant, first, hidden, m, rng, assign)
         place_cards(world, s, cards_, places, known, occupant, first, hidden, assign, m, sigma)
     s[:] = world
     redraw_catches(s, p, rng)
@@ -122,8 +121,7 @@ def redraw_catches(s, p, rng):
             s[SX_NG_CATCH + i] = kth(suits, below(rng, popcount(suits)))
 
 
-def remap(world: np.ndarray, before: np.ndarray, actor: int, action: int,
-          sigma: np.ndarray) -> int:
+def remap(world: np.ndarray, before: np.ndarray, actor: int, action: int, sigma: np.ndarray) -> int:
     """``GameSpec.remap``: ``resample`` re-deals the current deal only, so the actions of
     earlier deals replay as played. In this deal chance outcomes and players' card actions go
     through ``sigma`` (a face-down discard may be a hidden card; a public card maps to
@@ -133,8 +131,11 @@ def remap(world: np.ndarray, before: np.ndarray, actor: int, action: int,
         return action
     if actor == CHANCE or action < NUM_CARDS:
         return int(sigma[action])
-    if (world[SX_PHASE] in (PH_NG_CATCH, PH_NG_TARGET) and before[SX_PHASE] == PH_NG_CATCH
-            and before[SX_NG_INIT] == world[SX_NG_INIT]):
+    if (
+        world[SX_PHASE] in (PH_NG_CATCH, PH_NG_TARGET)
+        and before[SX_PHASE] == PH_NG_CATCH
+        and before[SX_NG_INIT] == world[SX_NG_INIT]
+    ):
         return CATCH0 + int(world[SX_NG_CATCH + before[SX_NG_STEP]])
     return action
 
