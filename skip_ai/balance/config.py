@@ -43,7 +43,6 @@ played.
 from __future__ import annotations
 
 import math
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -57,6 +56,7 @@ from skip_ai.tournament.config import (
     _games,
     _positive,
     _tables,
+    read_toml,
     spec_files,
 )
 
@@ -137,18 +137,7 @@ class BalanceConfig:
 
 def load_balance_config(path: str | Path) -> BalanceConfig:
     """Read and check a balance study's config file."""
-    path = Path(path)
-    try:
-        raw = tomllib.loads(path.read_text())
-    except FileNotFoundError:
-        raise ConfigError(f"{path}: no such config file") from None
-    except IsADirectoryError:
-        raise ConfigError(f"{path} is a folder, not a config file") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise ConfigError(f"{path}: cannot read it ({e})") from None
-    except tomllib.TOMLDecodeError as e:
-        raise ConfigError(f"{path} is not valid TOML: {e}") from None
-    return parse_balance_config(raw, source=str(path))
+    return parse_balance_config(read_toml(path), source=str(path))
 
 
 def parse_balance_config(raw: dict[str, Any], source: str = "config") -> BalanceConfig:

@@ -104,9 +104,14 @@ def spec_files(specs: Iterable[str]) -> dict[str, str]:
 
 def load_config(path: str | Path) -> TournamentConfig:
     """Read and check a tournament config file."""
+    return parse_config(read_toml(path), source=str(path))
+
+
+def read_toml(path: str | Path) -> dict[str, Any]:
+    """A config file's TOML, or a :class:`ConfigError` of one line saying why not."""
     path = Path(path)
     try:
-        raw = tomllib.loads(path.read_text())
+        return tomllib.loads(path.read_text())
     except FileNotFoundError:
         raise ConfigError(f"{path}: no such config file") from None
     except IsADirectoryError:
@@ -115,7 +120,6 @@ def load_config(path: str | Path) -> TournamentConfig:
         raise ConfigError(f"{path}: cannot read it ({e})") from None
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{path} is not valid TOML: {e}") from None
-    return parse_config(raw, source=str(path))
 
 
 def parse_config(raw: dict[str, Any], source: str = "config") -> TournamentConfig:
