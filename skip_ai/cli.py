@@ -170,7 +170,8 @@ def _report(args: argparse.Namespace) -> int:
     from skip_ai.analysis import write_report
     from skip_ai.paths import output_folder
 
-    output_folder(args.to or args.out, "--to" if args.to else "the batch folder")
+    if args.to:  # the batch folder itself is read first: a missing one is reported as such
+        output_folder(args.to, "--to")
     print(f"wrote {write_report(args.out, n_boot=args.bootstrap, dest=args.to)}")
     return 0
 

@@ -95,7 +95,7 @@ def sides(game: str) -> Sides:
 
     g = load(game)
     n = g.num_players()
-    return Sides(g.spec.team_game, g.spec.teams(n), tuple(g.spec.team_names), n, g.spec.short_name)
+    return Sides(g.spec.team_game, g.teams(), tuple(g.spec.team_names), n, g.spec.short_name)
 
 
 def split(df: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:

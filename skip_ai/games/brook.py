@@ -25,9 +25,9 @@ from skip_ai import cards
 from skip_ai.games import text
 from skip_ai.games.spec import DECK_36_FOR_1V1, PLAYERS_2_4_6, REMOVE4, GameSpec
 from skip_ai.kernel.bits import list_segments, sample_segments
-from skip_ai.kernel.resample import (  # noqa: F401  (kernel API)
-    plan_default as resample_plan,
-)
+from skip_ai.kernel.resample import plan_default as resample_plan  # noqa: F401  (kernel API)
+from skip_ai.kernel.resample import redeal as resample_planned  # noqa: F401  (kernel API)
+from skip_ai.kernel.resample import resample_hidden as resample  # noqa: F401  (kernel API)
 from skip_ai.kernel.state import (
     CHANCE,
     EXTRAS_3V3,

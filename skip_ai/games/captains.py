@@ -81,9 +81,9 @@ from skip_ai.kernel.fields import (
     value,
 )
 from skip_ai.kernel.fields import write_observation as write_field_observation
-from skip_ai.kernel.resample import (  # noqa: F401  (kernel API)
-    plan_default as resample_plan,
-)
+from skip_ai.kernel.resample import plan_default as resample_plan  # noqa: F401  (kernel API)
+from skip_ai.kernel.resample import redeal as resample_planned  # noqa: F401  (kernel API)
+from skip_ai.kernel.resample import resample_hidden as resample  # noqa: F401  (kernel API)
 from skip_ai.kernel.rng import below
 from skip_ai.kernel.state import (
     CHANCE,
