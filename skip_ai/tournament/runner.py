@@ -234,7 +234,9 @@ class _LocalPool:
         if broken:
             broken += self.pending.values()
             self.pending.clear()
-            self.pool.shutdown(wait=False, cancel_futures=True)
+            # wait for the broken pool's processes to be gone: a forked worker shares the
+            # batch's lock (RecordStore), which would outlive the run otherwise
+            self.pool.shutdown(wait=True, cancel_futures=True)
             self.pool = _new_pool(self.workers)
             for games in broken:
                 yield self._isolated(games)
@@ -266,8 +268,8 @@ class _LocalPool:
             return pool.submit(play_games, self.batch, self.version, games).result()
         except BrokenProcessPool:
             return None
-        finally:
-            pool.shutdown(wait=False, cancel_futures=True)
+        finally:  # waited for, as above: the process shares the batch's lock
+            pool.shutdown(wait=True, cancel_futures=True)
 
     def close(self, kill: bool) -> None:
         """Let the workers go; with ``kill`` (an error, Ctrl-C) at once: they ignore Ctrl-C,
