@@ -56,6 +56,7 @@ from skip_ai.tournament.config import (
     _games,
     _positive,
     _tables,
+    batch_head,
     read_toml,
     spec_files,
 )
@@ -146,15 +147,7 @@ def parse_balance_config(raw: dict[str, Any], source: str = "config") -> Balance
     def fail(msg: str) -> ConfigError:
         return ConfigError(f"{source}: {msg}")
 
-    unknown = sorted(set(raw) - _TOP)
-    if unknown:
-        raise fail(f"unknown field {unknown[0]!r}; fields are {', '.join(sorted(_TOP))}")
-    name = _field(raw, "name", str, fail)
-    if not name.strip():
-        raise fail("field 'name' must not be empty")
-    seed = _field(raw, "seed", int, fail, default=0)
-    if seed < 0:
-        raise fail(f"field 'seed' must be ≥ 0 (got {seed})")
+    name, seed = batch_head(raw, _TOP, fail)
     deals = _positive(raw, "deals", fail)
     trace_deals = _positive(raw, "trace_deals", fail, default=deals)
     workers = _positive(raw, "workers", fail, default=1)

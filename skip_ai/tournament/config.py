@@ -128,15 +128,7 @@ def parse_config(raw: dict[str, Any], source: str = "config") -> TournamentConfi
     def fail(msg: str) -> ConfigError:
         return ConfigError(f"{source}: {msg}")
 
-    unknown = sorted(set(raw) - _TOP)
-    if unknown:
-        raise fail(f"unknown field {unknown[0]!r}; fields are {', '.join(sorted(_TOP))}")
-    name = _field(raw, "name", str, fail)
-    if not name.strip():
-        raise fail("field 'name' must not be empty")
-    seed = _field(raw, "seed", int, fail, default=0)
-    if seed < 0:
-        raise fail(f"field 'seed' must be ≥ 0 (got {seed})")
+    name, seed = batch_head(raw, _TOP, fail)
     deals = _positive(raw, "deals", fail)
     workers = _positive(raw, "workers", fail, default=1)
     per_task = _positive(raw, "games_per_task", fail, default=100)
@@ -144,6 +136,21 @@ def parse_config(raw: dict[str, Any], source: str = "config") -> TournamentConfi
     games = _games(_tables(raw, "games", fail), fail)
     agents = _agents(_tables(raw, "agents", fail), games, fail)
     return TournamentConfig(name, seed, deals, workers, per_task, out, games, agents)
+
+
+def batch_head(raw: dict[str, Any], known: set[str], fail) -> tuple[str, int]:
+    """What every batch config (tournament, balance study) starts with: no unknown field, a
+    non-empty ``name`` and a ``seed`` ≥ 0 (default 0)."""
+    unknown = sorted(set(raw) - known)
+    if unknown:
+        raise fail(f"unknown field {unknown[0]!r}; fields are {', '.join(sorted(known))}")
+    name = _field(raw, "name", str, fail)
+    if not name.strip():
+        raise fail("field 'name' must not be empty")
+    seed = _field(raw, "seed", int, fail, default=0)
+    if seed < 0:
+        raise fail(f"field 'seed' must be ≥ 0 (got {seed})")
+    return name, seed
 
 
 def _field(raw: dict, key: str, kind: type, fail, default: Any = None) -> Any:
