@@ -115,7 +115,8 @@ def team_of(s, seat):
 @njit(cache=True, inline="always")
 def team_seats(s, team):
     """Mask of the seats of ``team``."""
-    return s[H_TEAMS] if team else all_seats(s) & ~s[H_TEAMS]
+    # without a branch: a conditional here cost Brook's playouts 8%
+    return s[H_TEAMS] ^ ((team - 1) & all_seats(s))  # team 0: the seats not in team 1
 
 
 @njit(cache=True, inline="always")

@@ -149,7 +149,7 @@ def plan_second_round(s):
     s[H_CUR] = CHANCE
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def deal_card(s, c):
     """Card ``c`` goes where the plan says; after the first round E names the trump, after the
     second the cut bottom card joins the dealer's hand and the phases after the deal follow.

@@ -1,5 +1,7 @@
 """The kernel's moves by phase: legal actions, a random legal action, applying a decision or a
-chance outcome. Each phase's rules live in its own module; this one dispatches."""
+chance outcome. Each phase's rules live in its own module; this one dispatches. (The helpers
+of the most frequent nodes, a card played or dealt, are inlined into it: as calls they cost
+random playouts 6%.)"""
 
 import numpy as np
 from numba import njit

@@ -28,7 +28,7 @@ from .scoring import judge_declaration, score_66, score_and_end_deal, total
 from .tricks import next_player, playable, take, trick_winner
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_legal(s, cur, held):
     """(mask of legal card ids, mask of legal actions >= 52 as bits ``a - 52``) in the
     standard play: any card to lead, with the marriages ``cur`` holds; else follow

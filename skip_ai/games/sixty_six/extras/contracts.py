@@ -185,7 +185,7 @@ def start_contract_play(s):
     s[SX_LEADER] = s[SX_DECL]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def contract_play_legal(s, cur, held):
     """X leads any card; the opponents follow suit if they can (§12.7.5.4)."""
     return held if s[TK_TABLE] == 0 else playable(s, cur)
