@@ -1,0 +1,55 @@
+"""``skip-ai balance``: a balance study of a game's variants (resumable), its report."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+from pathlib import Path
+
+from skip_ai.cli.output import interrupted
+
+
+def add_parsers(sub: argparse._SubParsersAction) -> None:
+    bal = sub.add_parser(
+        "balance",
+        help="a balance study: self-play skill ladders per "
+        "variant, the skill trace, variants compared; OUT/report.md (run "
+        "again to resume)",
+    )
+    bal.add_argument(
+        "config",
+        nargs="?",
+        help="the study's TOML config (default: the "
+        "embedded quick study of Columns, about two minutes on two cores)",
+    )
+    bal.add_argument("--workers", type=int, help="processes (default: the config's workers)")
+    bal.add_argument(
+        "--backend",
+        default="local",
+        choices=["local", "ray"],
+        help="local: a process pool here; ray: Ray tasks",
+    )
+    bal.add_argument("--address", help="the Ray cluster to run on (as for tournament)")
+    bal.add_argument("--out", help="output folder (default: the config's out)")
+    bal.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from skip_ai.balance import study
+
+    config = study.load(args.config)
+    if args.out:
+        config = dataclasses.replace(config, out=Path(args.out))
+    try:
+        s, report = study.run_study(
+            config, workers=args.workers, backend=args.backend, address=args.address
+        )
+    except KeyboardInterrupt:
+        return interrupted("the finished games are kept in", config.out)
+    print(
+        f"{config.name}: {s.before + s.played} of {s.total} games recorded in {s.records} "
+        f"({s.played} played now in {s.seconds:.0f} s)\n"
+    )
+    print(study.findings_text(config))
+    print(f"report: {report}")
+    return 0
