@@ -279,19 +279,9 @@ def play_public(s, c, place):
 
 
 @njit(cache=True, inline="always")
-def holds(s, seat, c):
-    return s[LOC + c] == seat
-
-
-@njit(cache=True, inline="always")
 def hand(s, seat, out):
     """Cards of ``seat``'s hand, ascending; returns their number."""
     return to_list(s[HAND + seat], out)
-
-
-@njit(cache=True, inline="always")
-def hand_size(s, seat):
-    return popcount(s[HAND + seat])
 
 
 @njit(cache=True, inline="always")
@@ -318,12 +308,6 @@ def hidden_from(s, c, p):
     if loc == p or loc == LOC_NONE or loc >= LOC_OUT:
         return False
     return (s[KNOWN + c] >> p) & 1 == 0
-
-
-@njit(cache=True, inline="always")
-def prove_absent(s, seat, c):
-    """Public events proved that ``seat`` does not hold ``c`` (the resampler respects it)."""
-    s[NOT_HOLD + seat] |= bit(c)
 
 
 @njit(cache=True, inline="always")

@@ -29,7 +29,7 @@ import numpy as np
 from skip_ai import cards
 from skip_ai.games.spec import GameSpec
 from skip_ai.kernel import attack, fields, tricks
-from skip_ai.kernel.state import LOC, LOC_OUT, NUM_CARDS, param
+from skip_ai.kernel.state import H_PLAYERS, LOC, LOC_OUT, NUM_CARDS, param
 
 Layout = dict
 LayoutFn = Callable[[np.ndarray, GameSpec], Layout]
@@ -119,7 +119,7 @@ def _trick_facts(s: np.ndarray) -> list[str]:
     last = int(s[tricks.TK_LAST])
     if last < 0 or not int(s[tricks.TK_TABLE]):
         return []
-    passed = [str(q) for q in range(int(s[0])) if (int(s[tricks.TK_PASSED]) >> q) & 1]
+    passed = [str(q) for q in range(int(s[H_PLAYERS])) if (int(s[tricks.TK_PASSED]) >> q) & 1]
     return [f"last card by seat {last}; passed since: {', '.join(passed) or 'nobody'}"]
 
 
@@ -156,7 +156,7 @@ def domino_layout(s: np.ndarray, spec: GameSpec) -> Layout:
 
 def guess_layout(s: np.ndarray, spec: GameSpec) -> Layout:
     k = spec.kernel
-    rows = int(s[0]) // 2
+    rows = int(s[H_PLAYERS]) // 2
     col, starter = int(s[k.GS_COL]), int(s[k.GS_STARTER])
     shown = col + (1 if int(s[k.GS_FILLED]) else 0) if starter >= 0 else 0
     cells = [
