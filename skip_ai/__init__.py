@@ -2,8 +2,9 @@
 
 ``import skip_ai`` registers every game with pyspiel and makes ``pyspiel.load_game`` fill in
 the parameters whose default depends on others, so
-``pyspiel.load_game("skip_domino(players=2)")`` loads the 36-card game afterwards. These two
-are the package's only effects on the outside, both made here.
+``pyspiel.load_game("skip_domino(players=2)")`` loads the 36-card game afterwards (why a
+patch and not defaults resolved inside the game: :func:`skip_ai.pyspiel_wrapper.load_game`).
+These two are the package's only effects on the outside, both made here.
 """
 
 from skip_ai._numba_cache import configure as _configure_numba_cache

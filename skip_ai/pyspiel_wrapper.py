@@ -375,6 +375,17 @@ def load_game(game, params=None):
     them in from what was given and loads the fully spelled-out game; anything else passes
     through unchanged. ``import skip_ai`` installs it as ``pyspiel.load_game``
     (:func:`install_load_game`), so OpenSpiel's tools load our variants as we do.
+
+    Why a patch of pyspiel, not a sentinel default resolved inside the game (e.g. ``deck=0``
+    meaning "by players"): pyspiel checks every given parameter against the type of the
+    registered default ("Wrong type for parameter ... Expected type: kString, got kBool"), and
+    ``remove4`` is a bool whose default depends on ``players``: given false and not given are
+    both false by the time the game sees them, and a third value needs another type, which
+    would refuse every game string already written with ``remove4=true``/``False`` (RULES.md,
+    ``str(game)`` itself, tuned files in ``results/training``, records). A sentinel ``deck=0``
+    would also change what ``get_type().parameter_specification`` declares. The patch reaches
+    Python callers only; C++ code calling ``LoadGame`` with a partial string gets the fixed
+    defaults (``str(game)``, which pyspiel's own serialisation uses, always spells them out).
     """
     if isinstance(game, str):
         given = dict(pyspiel.game_parameters_from_string(game))
