@@ -216,7 +216,7 @@ def _play_to_the_end(browser, name: str, folder: Path) -> tuple[int, int]:
 
 
 @pytest.mark.parametrize("name", GAMES)
-def test_a_person_plays_a_whole_game(browser, server, tmp_path_factory, name):
+def test_a_person_plays_a_whole_game(server, browser, tmp_path_factory, name):
     from selenium.webdriver.common.by import By
 
     folder = tmp_path_factory.getbasetemp() / "screenshots"
@@ -242,7 +242,7 @@ def _record_result(row) -> str:
     return f"{spec.team_names[won]} wins {scores[won]:g}–{scores[1 - won]:g}"
 
 
-def test_a_recorded_game_replays(browser, server, records, tmp_path_factory):
+def test_a_recorded_game_replays(server, browser, records, tmp_path_factory):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 

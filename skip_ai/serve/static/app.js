@@ -438,10 +438,15 @@ function renderHand(view) {
     }
   }
   if (selected !== null && !byCard.has(selected)) selected = null;
+  const staged = tableCards(view.zones);  // hand cards already laid out (an attack being built)
   const hand = $("hand");
   hand.replaceChildren();
   for (const c of me.cards) {
     const e = cardEl(c);
+    if (staged.has(c.c)) {
+      e.classList.add("staged");
+      e.title += ": on the table already, still yours";
+    }
     if (byCard.has(c.c)) {
       e.classList.add("playable");
       e.addEventListener("click", () => pickCard(c.c, byCard.get(c.c)));
@@ -469,6 +474,16 @@ function renderHand(view) {
     box.append(b);
   }
   markTargets(selected !== null ? byCard.get(selected) : []);
+}
+
+function tableCards(obj, found = new Set()) {
+  // every face-up card id in the zones (a card is {c, t} under card, cover or cards)
+  if (Array.isArray(obj)) obj.forEach((x) => tableCards(x, found));
+  else if (obj && typeof obj === "object") {
+    if (obj.c !== undefined) found.add(obj.c);
+    else Object.values(obj).forEach((x) => tableCards(x, found));
+  }
+  return found;
 }
 
 function pickCard(c, moves) {
