@@ -241,12 +241,13 @@ def skill_depth(trace: pd.DataFrame, game: str) -> int:
     return int(np.argmin(clear)) if not clear.all() else len(clear)
 
 
-def headline_outcomes(selfplay: pd.DataFrame, game: str, rung: int) -> pd.Series:
-    """Per deal, the headline side's result in ``game``'s self-play at ``rung`` (1 win, ½ draw,
-    0 loss; for a seat: 1 if it won), indexed by deal."""
+def headline_outcomes(selfplay: pd.DataFrame, game: str, rung: int, side: int = 0) -> pd.Series:
+    """Per deal, a side's result in ``game``'s self-play at ``rung``, indexed by deal: team
+    ``side``'s (1 win, ½ draw, 0 loss) in a team game, else 1 if seat ``side`` won. Side 0
+    (team 0, seat 0) is the headline's."""
     g = selfplay[(selfplay.game == game) & (selfplay.rung == rung)]
     w = g.winner.to_numpy()
-    x = np.where(w == 0, 1.0, np.where((w < 0) & sides(game).team_game, 0.5, 0.0))
+    x = np.where(w == side, 1.0, np.where((w < 0) & sides(game).team_game, 0.5, 0.0))
     return pd.Series(x, index=g.deal.to_numpy()).sort_index()
 
 
@@ -284,11 +285,13 @@ class Settlement:
     deals: int
 
 
-def settlement(selfplay: pd.DataFrame, game: str, rungs: int, tolerance: float) -> Settlement:
-    """Compare the headline of ``game``'s top two self-play rungs, paired by deal: *moving*
-    when the interval of the change excludes 0, *settled* when it lies within ± ``tolerance``,
-    *unresolved* otherwise (more deals needed to tell)."""
-    top, below = (headline_outcomes(selfplay, game, r) for r in (rungs - 1, rungs - 2))
+def settlement(
+    selfplay: pd.DataFrame, game: str, rungs: int, tolerance: float, side: int = 0
+) -> Settlement:
+    """Compare a side's result (:func:`headline_outcomes`) at ``game``'s top two self-play
+    rungs, paired by deal: *moving* when the interval of the change excludes 0, *settled*
+    when it lies within ± ``tolerance``, *unresolved* otherwise (more deals needed to tell)."""
+    top, below = (headline_outcomes(selfplay, game, r, side) for r in (rungs - 1, rungs - 2))
     change, lo, hi, _, deals = paired_difference(top, below)
     if not math.isfinite(change):
         verdict = "unresolved"
@@ -299,3 +302,38 @@ def settlement(selfplay: pd.DataFrame, game: str, rungs: int, tolerance: float) 
     else:
         verdict = "unresolved"
     return Settlement(verdict, change, lo, hi, deals)
+
+
+def settlements(
+    selfplay: pd.DataFrame, game: str, rungs: int, tolerance: float
+) -> tuple[str, list[Settlement]]:
+    """The verdict of ``game`` and the settlement of each side it is read on: team 0 in a
+    team game (team 1's is its mirror), every seat in a game played each for themselves —
+    *moving* if any side moves, *settled* if every side has settled, else *unresolved*."""
+    s = sides(game)
+    each = [
+        settlement(selfplay, game, rungs, tolerance, side)
+        for side in range(1 if s.team_game else s.players)
+    ]
+    verdicts = {x.verdict for x in each}
+    if "moving" in verdicts:
+        return "moving", each
+    return ("settled" if verdicts == {"settled"} else "unresolved"), each
+
+
+def advantaged(value: pd.DataFrame, game: str, rung: int) -> list[int]:
+    """The sides whose interval at ``rung`` lies entirely above the fair value: [team] in a
+    team game (read on team 0's score), the seats in a game played each for themselves.
+    ``value``: :func:`selfplay_table` indexed by (rung, measure)."""
+    s = sides(game)
+    if s.team_game:
+        if (rung, "team0_score") not in value.index:
+            return []
+        x = value.loc[(rung, "team0_score")]
+        return [0] if x.lo > 0.5 else [1] if x.hi < 0.5 else []
+    return [
+        seat
+        for seat in range(s.players)
+        if (rung, f"seat{seat}_win_rate") in value.index
+        and value.loc[(rung, f"seat{seat}_win_rate")].lo > s.fair
+    ]

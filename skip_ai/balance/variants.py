@@ -85,19 +85,35 @@ def compare_to_default(selfplay: pd.DataFrame, games: list[str], rung: int) -> p
     return table
 
 
+def length_deviation(moves, target: float):
+    """|moves − target| / target, or 0 without a target (``moves`` a number or a Series)."""
+    return abs(moves - target) / target if target > 0 else 0 * moves
+
+
+def penalty(objective: Objective, unfairness, depth, deviation, drama):
+    """The objective's penalty from its terms (numbers or Series): ``unfairness``
+    |headline − fair|, ``depth`` the skill depth, ``deviation`` the length's
+    (:func:`length_deviation`), ``drama`` (0 where unknown). It grows with unfairness and
+    deviation and falls with depth and drama, so an interval's ends give the penalty's."""
+    return (
+        objective.fairness * unfairness
+        - objective.skill_depth * depth
+        + objective.length * deviation
+        - objective.drama * drama
+    )
+
+
 def rank_variants(summary: pd.DataFrame, objective: Objective) -> pd.DataFrame:
     """``summary`` (one row per variant: ``headline``, ``fair``, ``skill_depth``, ``moves``,
     ``drama``) with its game's name ``family``, the objective's ``penalty`` and ``rank``
     among the variants of its game (1 = best)."""
-    target = objective.length_target
-    length = ((summary.moves - target).abs() / target) if target > 0 else 0.0
-    drama = summary.drama.fillna(0.0)
-    penalty = (
-        objective.fairness * (summary.headline - summary.fair).abs()
-        - objective.skill_depth * summary.skill_depth
-        + objective.length * length
-        - objective.drama * drama
+    score = penalty(
+        objective,
+        (summary.headline - summary.fair).abs(),
+        summary.skill_depth,
+        length_deviation(summary.moves, objective.length_target),
+        summary.drama.fillna(0.0),
     )
-    ranked = summary.assign(family=[sides(g).family for g in summary.game], penalty=penalty)
+    ranked = summary.assign(family=[sides(g).family for g in summary.game], penalty=score)
     ranked["rank"] = ranked.groupby("family").penalty.rank(method="min").astype(int)
     return ranked.sort_values(["family", "rank"])
