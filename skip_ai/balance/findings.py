@@ -227,8 +227,8 @@ def halving_text(config: BalanceConfig, rounds: list[Round]) -> list[str]:
 
 
 def partial_text(progress: pd.DataFrame, rounds: list[Round], config: BalanceConfig) -> str:
-    """Empty for a complete study; else what is recorded, the variants complete and, per
-    incomplete variant, the rungs and steps that are not."""
+    """Empty for a complete study; else what is recorded: the variants complete, those in
+    progress (with their rungs and steps short of games) and those not started."""
     unplanned = config.halving is not None and not (
         rounds[-1].complete and rounds[-1].number == config.halving.rounds
     )
@@ -236,9 +236,13 @@ def partial_text(progress: pd.DataFrame, rounds: list[Round], config: BalanceCon
     if missing.empty and not unplanned:
         return ""
     names = [a.name for a in config.agents]
+    have = progress.groupby("game", sort=False).recorded.sum()
+    started = [g for g in config.games if g in set(missing.game) and have.get(g, 0) > 0]
+    waiting = [g for g in config.games if g in set(missing.game) and have.get(g, 0) == 0]
     complete = [g for g in config.games if g not in set(missing.game)]
     parts = []
-    for game, m in missing.groupby("game", sort=False):
+    for game in started:
+        m = missing[missing.game == game]
         what = ", ".join(
             f"{names[x.rung]} self-play {x.recorded} of {x.expected}"
             if x.kind == "self"
@@ -249,10 +253,12 @@ def partial_text(progress: pd.DataFrame, rounds: list[Round], config: BalanceCon
     return (
         f"**Partial study**: {progress.recorded.sum()} of the {progress.expected.sum()} games "
         + ("planned so far " if unplanned else "")
-        + "are recorded; the numbers below are on the games recorded. Complete: "
+        + "are recorded; every number below is on the games recorded. Complete: "
         + (", ".join(complete) or "none")
-        + ". Incomplete: "
+        + ". In progress: "
         + ("; ".join(parts) or "none")
+        + ". Not started: "
+        + (", ".join(waiting) or "none")
         + "."
     )
 

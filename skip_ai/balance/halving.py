@@ -70,11 +70,7 @@ def plan(config: BalanceConfig, records: pd.DataFrame) -> list[Round]:
         complete = all(g.match_id in done for g in round_games(config, k, contenders))
         last = not complete or k == config.halving.rounds
         verdicts = (
-            pd.DataFrame(columns=VERDICT_COLUMNS)
-            if last
-            else contention(config, ok, contenders, deals, trace_deals).assign(round=k)[
-                VERDICT_COLUMNS
-            ]
+            pd.DataFrame(columns=VERDICT_COLUMNS) if last else contention(config, ok, contenders, k)
         )
         rounds.append(Round(k, deals, trace_deals, contenders, complete, verdicts))
         if last:
@@ -103,13 +99,13 @@ def contention(
     config: BalanceConfig,
     records: pd.DataFrame,
     contenders: tuple[int, ...],
-    deals: int,
-    trace_deals: int,
+    k: int,
 ) -> pd.DataFrame:
-    """Per contender, its penalty with a 95% interval on its first ``deals`` deals (the
-    deciding rung's self-play) and ``trace_deals`` (its steps, for the skill depth), the best
-    of its game and whether it is dropped (its interval entirely above the best's)."""
+    """After round ``k``, per contender: its penalty with a 95% interval on the round's deals
+    (the deciding rung's self-play; its steps for the skill depth), the best of its game and
+    whether it is dropped (its interval entirely above the best's)."""
     rung = config.halving.rung
+    deals, trace_deals = round_deals(config, k)
     games = [config.games[v] for v in contenders]
     selfplay, steps = split(records[records.match_id.str.match(_ids(contenders))])
     selfplay = selfplay[(selfplay.rung == rung) & (selfplay.deal < deals)]
@@ -125,7 +121,7 @@ def contention(
     best = valid.loc[valid.groupby("family").penalty.idxmin()].set_index("family")
     out["best"] = best.game.reindex(out.family).to_numpy()
     out["dropped"] = out.lo > best.hi.reindex(out.family).to_numpy()
-    return out.drop(columns="family")[VERDICT_COLUMNS[1:]]
+    return out.assign(round=k)[VERDICT_COLUMNS]
 
 
 def _ids(contenders: tuple[int, ...]) -> str:

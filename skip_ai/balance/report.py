@@ -154,10 +154,12 @@ def wide(table: pd.DataFrame, names: list[str]) -> pd.DataFrame:
     return w[order].fillna("—").join(games, on=["game", "rung"]).reset_index()
 
 
-def write_balance_report(config: BalanceConfig) -> Path:
-    """Write ``report.md`` and ``figures/*.png`` in the study's folder; returns the report."""
-    out = config.out
+def write_balance_report(config: BalanceConfig, to: Path | None = None) -> Path:
+    """Write ``report.md``, ``selfplay.csv`` and ``figures/*.png`` of the games recorded so
+    far in the study's folder (or in the folder ``to``); returns the report."""
     t = study_tables(config)
+    out = config.out if to is None else to
+    out.mkdir(parents=True, exist_ok=True)
     names = [a.name for a in config.agents]
     df = t["records"]
 
