@@ -193,6 +193,12 @@ GOOD = {
             "[[agents]] #1",
         ),
         ({"games": [{"game": "skip_columns(players=5)"}]}, "[[games]] #1"),
+        ({"halving": 2}, "[halving] must be a table"),
+        ({"halving": {"rounds": 2, "budget": 1}}, "[halving] unknown field 'budget'"),
+        ({"halving": {"rounds": 0}}, "[halving] field 'rounds' must be ≥ 1"),
+        ({"halving": {"rounds": 2}}, "rounds = 2 leaves round 1 fewer than 2 of the 2 deals"),
+        ({"halving": {"rounds": 99}}, "rounds = 99 leaves round 1 fewer than 2"),
+        ({"deals": 8, "halving": {"rounds": 2, "rung": "x"}}, "rung 'x' is not a rung"),
     ],
 )
 def test_config_errors_are_one_line_naming_the_field(change, message):
@@ -200,6 +206,26 @@ def test_config_errors_are_one_line_naming_the_field(change, message):
         parse_balance_config(GOOD | change, source="study.toml")
     assert str(e.value).startswith("study.toml: ") and message in str(e.value)
     assert "\n" not in str(e.value)
+
+
+def test_halving_enters_the_identity_only_when_configured():
+    plain = parse_balance_config(GOOD)
+    assert plain.halving is None
+    # the identity (what the records depend on) of a study without [halving] is what it was
+    # before halving existed: a study begun then continues
+    assert set(plain.identity()) == {
+        "kind",
+        "name",
+        "seed",
+        "deals",
+        "trace_deals",
+        "games",
+        "agents",
+    }
+    halved = parse_balance_config(GOOD | {"deals": 8, "halving": {"rounds": 3, "rung": "r"}})
+    assert (halved.halving.rounds, halved.halving.rung) == (3, 0)
+    assert halved.identity()["halving"] == {"rounds": 3, "rung": 0}
+    assert parse_balance_config(GOOD | {"deals": 8, "halving": {"rounds": 2}}).halving.rung == 1
 
 
 def test_config_file_errors_name_the_file(tmp_path):

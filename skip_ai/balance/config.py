@@ -180,7 +180,7 @@ def parse_balance_config(raw: dict[str, Any], source: str = "config") -> Balance
         raise fail(
             "[objective] 'length' > 0 needs 'length_target' > 0 (the number of moves wanted)"
         )
-    halving = _halving(raw, agents, min(deals, trace_deals), fail)
+    halving = _halving(raw, agents, deals, fail)
     return BalanceConfig(
         name,
         seed,
