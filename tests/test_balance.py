@@ -17,8 +17,10 @@ import pandas as pd
 import pytest
 
 from skip_ai.balance.config import Measures, load_balance_config, parse_balance_config
+from skip_ai.balance.findings import confirmation, rung_rates
 from skip_ai.balance.ladder import study_schedule, study_size
 from skip_ai.balance.metrics import (
+    advantaged,
     game_decisions,
     paired_difference,
     selfplay_table,
@@ -27,6 +29,7 @@ from skip_ai.balance.metrics import (
     split,
     trace_table,
 )
+from skip_ai.balance.report import write_balance_report
 from skip_ai.balance.study import quick_config_path, run_study
 from skip_ai.balance.variants import holm
 from skip_ai.records import read_records
@@ -109,6 +112,41 @@ def test_selfplay_rates_and_the_headline():
     assert "lead_changes" not in t.index  # nobody searched
     seats = selfplay_table(_selfplay([0, 1, 1, 2], "skip_pyatki(players=3)"), Measures())
     assert seats.set_index("measure").loc["seat1_win_rate"].value == 0.5
+
+
+def _value(game: str, rungs: list[list[int]]) -> pd.DataFrame:
+    """The self-play table of hand-made winners, one list per rung, indexed as findings read
+    it."""
+    parts = [_selfplay(w, game, rung) for rung, w in enumerate(rungs)]
+    table = selfplay_table(pd.concat(parts, ignore_index=True), Measures())
+    return table.set_index(["rung", "measure"])
+
+
+def test_findings_say_whether_stronger_play_confirms_an_advantage():
+    names = ["random", "heuristic", "ismcts"]
+    even, black = [0, 1] * 10, [1] * 20
+    confirmed = confirmation(TEAM4, _value(TEAM4, [even, black, black]), [0, 1, 2], names)
+    assert confirmed == (
+        "Stronger play confirms the advantage of team 1 (Black, seats 2, 3): its interval "
+        "lies above ½ between equal ismcts players, as at heuristic."
+    )
+    gone = confirmation(TEAM4, _value(TEAM4, [even, black, even]), [0, 1, 2], names)
+    assert gone.startswith("Stronger play does not confirm the advantage of team 1 (Black")
+    assert "seen at heuristic: between equal ismcts players its interval includes ½" in gone
+    assert "No team is advantaged" in confirmation(TEAM4, _value(TEAM4, [even]), [0], names)
+
+
+def test_pyatki_findings_speak_of_every_seat():
+    game = "skip_pyatki(players=3)"
+    value = _value(game, [[0, 1, 2] * 8, [2] * 16 + [0] * 8])
+    rates = rung_rates(game, value, 1, "heuristic")
+    assert rates.startswith("between equal heuristic players (24 games; fair: 33.3% each)")
+    for seat, share in ((0, "33.3%"), (1, "0.0%"), (2, "66.7%")):
+        assert f"seat {seat}{' (moves first)' if seat == 0 else ''} {share} [" in rates
+    said = confirmation(game, value, [0, 1], ["random", "heuristic"])
+    assert said.startswith("Stronger play confirms the advantage of seat 2: its interval lies ")
+    assert "above the fair share 33.3%" in said and "team" not in rates + said
+    assert advantaged(value, game, 0) == [] and advantaged(value, game, 1) == [2]
 
 
 def test_skill_trace_and_depth():
@@ -276,6 +314,15 @@ def test_a_tiny_study_writes_its_report(tmp_path):
     searched = selfplay[selfplay.agent_a == "ismcts-8"]
     assert all(np.isfinite(v).any() for v in searched.mover_values)
     assert all(len(m) == n for m, n in zip(df.movers, df.num_moves))
+    assert "Partial study" not in text and "every variant and rung complete" in text
+    assert (cfg.out / "selfplay.csv").stat().st_size > 100
+
+    # a study stopped early (the shard of its last steps gone) reports what it holds,
+    # labelled partial
+    sorted((cfg.out / "records").glob("*.parquet"))[-1].unlink()
+    partial = write_balance_report(cfg, tmp_path / "partial").read_text()
+    assert "**Partial study**" in partial and "are recorded; every number below" in partial
+    assert f"Complete: {cfg.games[0]}. In progress: {cfg.games[1]} (step ismcts-8 v" in partial
 
 
 def _records(out: Path) -> pd.DataFrame:
