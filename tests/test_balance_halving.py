@@ -149,7 +149,7 @@ def study(tmp_path: Path, name: str, top: str = "heuristic", per_task: int = 4) 
 
 
 def _records(out: Path) -> pd.DataFrame:
-    df = read_records(out / "records").drop(columns=["seconds", "batch"])
+    df = read_records(out / "records").drop(columns=["seconds", "batch", "code_version"])
     return df.sort_values("match_id", ignore_index=True)
 
 
