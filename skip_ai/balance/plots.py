@@ -56,7 +56,8 @@ def rung_plot(table: pd.DataFrame, agents: list[str], order: list[str]) -> Figur
             )
             if not s.team_game:
                 ax.legend(fontsize=8, loc="upper right")
-            ax.set_title(label(game, 40), fontsize=11)
+            n = int(table[table.game == game].n.max())
+            ax.set_title(f"{label(game, 40)}\n≤ {n} games per rung", fontsize=10)
         fig.suptitle("Self-play: every seat the same agent (95% intervals; dashed: fair)")
     return fig
 
@@ -78,7 +79,11 @@ def trace_plot(trace: pd.DataFrame, order: list[str]) -> Figure:
                 capsize=4,
             )
             ax.axhline(0.5, color="0.5", ls="--", lw=1)
-            ax.set_xticks(x, [f"{a}\nvs {b}" for a, b in zip(t.stronger, t.weaker)], fontsize=8)
+            ax.set_xticks(
+                x,
+                [f"{a}\nvs {b}\n{n} deals" for a, b, n in zip(t.stronger, t.weaker, t.deals)],
+                fontsize=8,
+            )
             ax.set_ylim(-0.03, 1.03)
             ax.set_ylabel("higher rung's score")
             ax.set_title(label(game, 40), fontsize=11)
@@ -104,5 +109,6 @@ def variant_plot(summary: pd.DataFrame, agent: str) -> Figure:
         ax.set_yticks(y, [label(g, 36) for g in summary.game], fontsize=9)
         ax.set_xlim(-0.03, 1.03)
         ax.set_xlabel("team 0's score (each for themselves: seat 0's win rate); grey: fair")
-        ax.set_title(f"Variants between equal {agent} players")
+        games = f"{summary.games.min()}–{summary.games.max()}"
+        ax.set_title(f"Variants between equal {agent} players ({games} games each)")
     return fig
