@@ -203,14 +203,15 @@ def _tournament(args: argparse.Namespace) -> int:
 
 def _balance(args: argparse.Namespace) -> int:
     from skip_ai.balance import study
-    from skip_ai.balance.report import write_balance_report
+    from skip_ai.balance.report import study_tables, write_balance_report
 
     config = study.load(args.config)
     if args.out:
         config = dataclasses.replace(config, out=Path(args.out))
     if args.report_to:
-        report = write_balance_report(config, Path(args.report_to))
-        print(study.findings_text(config))
+        tables = study_tables(config)
+        report = write_balance_report(config, Path(args.report_to), tables)
+        print(study.findings_text(config, tables))
         print(f"report (no game played): {report}")
         return 0
     try:

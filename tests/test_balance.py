@@ -29,9 +29,9 @@ from skip_ai.balance.metrics import (
     split,
     trace_table,
 )
-from skip_ai.balance.report import write_balance_report
 from skip_ai.balance.study import quick_config_path, run_study
 from skip_ai.balance.variants import holm
+from skip_ai.cli import main
 from skip_ai.records import read_records
 from skip_ai.stats import score_interval, wilson
 from skip_ai.tournament import ConfigError
@@ -320,7 +320,10 @@ def test_a_tiny_study_writes_its_report(tmp_path):
     # a study stopped early (the shard of its last steps gone) reports what it holds,
     # labelled partial
     sorted((cfg.out / "records").glob("*.parquet"))[-1].unlink()
-    partial = write_balance_report(cfg, tmp_path / "partial").read_text()
+    left = len(read_records(cfg.out / "records"))
+    assert main(["balance", str(path), "--report-to", str(tmp_path / "partial")]) == 0
+    assert len(read_records(cfg.out / "records")) == left  # nothing played
+    partial = (tmp_path / "partial" / "report.md").read_text()
     assert "**Partial study**" in partial and "are recorded; every number below" in partial
     assert f"Complete: {cfg.games[0]}. In progress: {cfg.games[1]} (step ismcts-8 v" in partial
 
@@ -367,8 +370,6 @@ def test_a_study_killed_and_resumed_gives_identical_records(tmp_path):
 
 
 def test_cli_config_error_is_one_line(tmp_path, capsys):
-    from skip_ai.cli import main
-
     bad = tmp_path / "bad.toml"
     bad.write_text(config_text(tmp_path / "out", extra="[objective]\nfairness = nan\n"))
     assert main(["balance", str(bad)]) == 2

@@ -154,10 +154,13 @@ def wide(table: pd.DataFrame, names: list[str]) -> pd.DataFrame:
     return w[order].fillna("—").join(games, on=["game", "rung"]).reset_index()
 
 
-def write_balance_report(config: BalanceConfig, to: Path | None = None) -> Path:
+def write_balance_report(
+    config: BalanceConfig, to: Path | None = None, tables: dict | None = None
+) -> Path:
     """Write ``report.md``, ``selfplay.csv`` and ``figures/*.png`` of the games recorded so
-    far in the study's folder (or in the folder ``to``); returns the report."""
-    t = study_tables(config)
+    far in the study's folder (or in the folder ``to``); returns the report. ``tables``: the
+    study's (:func:`study_tables`) if already computed."""
+    t = study_tables(config) if tables is None else tables
     out = config.out if to is None else to
     out.mkdir(parents=True, exist_ok=True)
     names = [a.name for a in config.agents]

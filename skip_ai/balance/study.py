@@ -86,9 +86,10 @@ def _run_halving(
     )
 
 
-def findings_text(config: BalanceConfig) -> str:
-    """Who played and the report's findings, as plain text (for the terminal)."""
-    tables = study_tables(config)
+def findings_text(config: BalanceConfig, tables: dict | None = None) -> str:
+    """Who played and the report's findings, as plain text (for the terminal); ``tables``:
+    the study's (:func:`~skip_ai.balance.report.study_tables`) if already computed."""
+    tables = study_tables(config) if tables is None else tables
     text = "\n".join([who_played(config, tables["records"]), "", *findings(config, tables)])
     return text.replace("**", "").replace("`", "")
 
