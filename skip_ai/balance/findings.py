@@ -19,7 +19,7 @@ from skip_ai.balance.metrics import Settlement, advantaged, sides
 VERDICT = {
     "settled": "has settled",
     "moving": "is still moving with skill: not settled at this budget",
-    "unresolved": "cannot be told apart at this number of deals",
+    "unresolved": "has neither clearly settled nor clearly moved at this number of deals",
 }
 
 
@@ -127,7 +127,7 @@ def settle_text(game: str, row, names: list[str], each: list[Settlement]) -> str
         "settled": "they have settled; the numbers to quote for competent play are the "
         f"{names[top]} rates above",
         "moving": "at least one is still moving with skill: not settled at this budget",
-        "unresolved": "they cannot be told apart at this number of deals",
+        "unresolved": "they have neither clearly settled nor clearly moved at this number of deals",
     }[row.verdict]
     return moved + f"the seats' win rates changed: {changes}; {verdict}."
 
