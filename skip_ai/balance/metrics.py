@@ -10,6 +10,8 @@ Per self-play rung (every seat the same agent, one game per deal):
   Games played each for themselves: ``seatK_win_rate`` per seat (a fair share is 1/seats),
   ``draw_rate`` (no single best seat); the headline is ``seat0_win_rate``.
 - ``moves``: the players' decisions per game.
+- A side is **advantaged** at a rung when its interval lies entirely above the fair value
+  (:func:`advantaged`): a team's score above ½, a seat's win rate above 1/seats.
 - From the searching agents' own estimates (``mover_values``, ``value_spreads``; NaN for the
   rungs that do not search), per game then averaged over the games:
 
