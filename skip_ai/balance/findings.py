@@ -108,6 +108,44 @@ def confirmation(game: str, value: pd.DataFrame, rungs: list[int], names: list[s
     )
 
 
+def short_side(game: str, side: int) -> str:
+    """A side in a table cell: the team's colour (or "team k"), or "seat k"."""
+    s = sides(game)
+    return (s.names[side] if s.colours else f"team {side}") if s.team_game else f"seat {side}"
+
+
+def glance(config: BalanceConfig, t: dict) -> pd.DataFrame:
+    """One row per variant: its headline at every rung (percent), who is advantaged at the
+    highest rung played, whether a lower rung saw another advantage, the verdict on the top
+    two rungs and the skill depth."""
+    names = [a.name for a in config.agents]
+    rows = []
+    for game in config.games:
+        s = sides(game)
+        value = t["selfplay"][t["selfplay"].game == game].set_index(["rung", "measure"])
+        rungs = [r for r in range(len(names)) if (r, s.headline) in value.index]
+        if not rungs:
+            continue
+        row = {"variant": game, "games per rung": int(value.loc[(rungs[-1], s.headline)].n)}
+        for r, name in enumerate(names):
+            x = value.loc[(r, s.headline)] if r in rungs else None
+            row[name] = (
+                "—" if x is None else f"{100 * x.value:.0f} [{100 * x.lo:.0f}, {100 * x.hi:.0f}]"
+            )
+        top = advantaged(value, game, rungs[-1])
+        below = {side for r in rungs[:-1] for side in advantaged(value, game, r)} - set(top)
+        row["advantaged at the top"] = ", ".join(short_side(game, k) for k in top) or "none"
+        row["not confirmed"] = ", ".join(short_side(game, k) for k in sorted(below)) or "—"
+        summary = t["summary"]
+        match = summary[summary.game == game] if not summary.empty else summary
+        row["top two rungs"] = match.verdict.iloc[0] if len(match) else "—"
+        row["skill depth"] = (
+            f"{match.skill_depth.iloc[0]} of {match.steps.iloc[0]}" if len(match) else "—"
+        )
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
 def settle_text(game: str, row, names: list[str], each: list[Settlement]) -> str:
     """How the headline moved between the two top rungs, and whether to quote it."""
     top = len(names) - 1

@@ -13,7 +13,7 @@ import pandas as pd
 from skip_ai.analysis.plots import save
 from skip_ai.balance import halving
 from skip_ai.balance.config import BalanceConfig
-from skip_ai.balance.findings import findings, num, objective_text, who_played
+from skip_ai.balance.findings import findings, glance, num, objective_text, who_played
 from skip_ai.balance.metrics import (
     DECISION_MEASURES,
     selfplay_table,
@@ -175,6 +175,15 @@ def write_balance_report(
         who_played(config, df),
         "",
         "## Findings",
+        "",
+        "At a glance: team 0's score (in games played each for themselves, seat 0's win "
+        "rate), in percent with its 95% interval, between equal players of each rung; the "
+        "sides advantaged (interval above the fair value) between the strongest players, "
+        "those advantaged only at a lower rung (not confirmed by stronger play), the verdict "
+        "on the top two rungs and the skill depth. The sentences below give every seat and "
+        "every number.",
+        "",
+        glance(config, t).to_markdown(index=False),
         "",
         *findings(config, t),
         "## Definitions",
