@@ -306,6 +306,7 @@ def test_a_tiny_study_writes_its_report(tmp_path):
     text = report.read_text()
     assert text.index("## Findings") < text.index("## Definitions") < text.index("## Self-play")
     assert "between equal heuristic players" in text and "Skill depth" in text
+    assert "| advantaged at the top " in text.split("## Findings")[1].split("**")[0]
     assert "team 0 (Red, seat 0; moves first)" in text or "team 1 (Black, seat 1)" in text
     for figure in ("rungs", "trace", "variants"):
         assert (cfg.out / "figures" / f"{figure}.png").stat().st_size > 1000
