@@ -126,13 +126,16 @@ def test_findings_say_whether_stronger_play_confirms_an_advantage():
     names = ["random", "heuristic", "ismcts"]
     even, black = [0, 1] * 10, [1] * 20
     confirmed = confirmation(TEAM4, _value(TEAM4, [even, black, black]), [0, 1, 2], names)
+    lo = 1 - wilson(0, 20)[1]  # team 1 wins all 20 games: its score's interval
     assert confirmed == (
-        "Stronger play confirms the advantage of team 1 (Black, seats 2, 3): its interval "
-        "lies above ½ between equal ismcts players, as at heuristic."
+        "Stronger play confirms the advantage of team 1 (Black, seats 2, 3): its score (wins "
+        f"and half the draws), 100.0% [{100 * lo:.1f}, 100.0], lies above ½ between equal "
+        "ismcts players, as at heuristic."
     )
     gone = confirmation(TEAM4, _value(TEAM4, [even, black, even]), [0, 1, 2], names)
     assert gone.startswith("Stronger play does not confirm the advantage of team 1 (Black")
-    assert "seen at heuristic: between equal ismcts players its interval includes ½" in gone
+    assert "seen at heuristic: between equal ismcts players its score (wins and half" in gone
+    assert gone.endswith("50.0% [29.9, 70.1], includes ½.")
     assert "No team is advantaged" in confirmation(TEAM4, _value(TEAM4, [even]), [0], names)
 
 
@@ -144,8 +147,8 @@ def test_pyatki_findings_speak_of_every_seat():
     for seat, share in ((0, "33.3%"), (1, "0.0%"), (2, "66.7%")):
         assert f"seat {seat}{' (moves first)' if seat == 0 else ''} {share} [" in rates
     said = confirmation(game, value, [0, 1], ["random", "heuristic"])
-    assert said.startswith("Stronger play confirms the advantage of seat 2: its interval lies ")
-    assert "above the fair share 33.3%" in said and "team" not in rates + said
+    assert said.startswith("Stronger play confirms the advantage of seat 2: its win rate, 66.7%")
+    assert "lies above the fair share 33.3%" in said and "team" not in rates + said
     assert advantaged(value, game, 0) == [] and advantaged(value, game, 1) == [2]
 
 

@@ -80,6 +80,17 @@ def rung_rates(game: str, value: pd.DataFrame, rung: int, name: str) -> str:
     )
 
 
+def side_score(game: str, value: pd.DataFrame, rung: int, side: int) -> str:
+    """What an advantage is read on, with its interval: a team's score (wins and half the
+    draws), a seat's win rate."""
+    if not sides(game).team_game:
+        x = value.loc[(rung, f"seat{side}_win_rate")]
+        return f"its win rate, {pct(x.value, x.lo, x.hi)},"
+    x = value.loc[(rung, "team0_score")]
+    v, lo, hi = (x.value, x.lo, x.hi) if side == 0 else (1 - x.value, 1 - x.hi, 1 - x.lo)
+    return f"its score (wins and half the draws), {pct(v, lo, hi)},"
+
+
 def confirmation(game: str, value: pd.DataFrame, rungs: list[int], names: list[str]) -> str:
     """Whether stronger play confirms an advantage: the sides whose interval lies above the
     fair value at the highest rung played, against those seen at the rungs below."""
@@ -91,8 +102,9 @@ def confirmation(game: str, value: pd.DataFrame, rungs: list[int], names: list[s
         for side in adv[top]:
             also = [names[r] for r in rungs[:-1] if side in adv[r]]
             out.append(
-                f"Stronger play confirms the advantage of {who(game, side)}: its interval lies "
-                f"above {fair} between equal {names[top]} players"
+                f"Stronger play confirms the advantage of {who(game, side)}: "
+                f"{side_score(game, value, top, side)} lies above {fair} between equal "
+                f"{names[top]} players"
                 + (f", as at {', '.join(also)}." if also else " (at no lower rung).")
             )
         return " ".join(out)
@@ -103,7 +115,7 @@ def confirmation(game: str, value: pd.DataFrame, rungs: list[int], names: list[s
     return " ".join(
         f"Stronger play does not confirm the advantage of {who(game, side)} seen at "
         f"{', '.join(names[r] for r in rungs if side in adv[r])}: between equal "
-        f"{names[top]} players its interval includes {fair}."
+        f"{names[top]} players {side_score(game, value, top, side)} includes {fair}."
         for side in seen
     )
 

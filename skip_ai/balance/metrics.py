@@ -37,8 +37,8 @@ a search budget count one step each; the count stops at the first step that does
 
 Intervals: :func:`skip_ai.stats.score_interval` (Wilson over the effective sample) for every
 rate and score, over games in self-play and over deals on the steps; a normal interval for
-means that are not rates (moves, lead changes, drama, decided_at, uncertainty) and for
-differences.
+means that are not rates (moves, lead changes, drama, decided_at, uncertainty; clipped to the
+range the measure can take, :data:`BOUNDS`) and for differences.
 """
 
 from __future__ import annotations
@@ -62,6 +62,14 @@ DECISION_MEASURES = [
     "meaningful_choice_rate",
 ]
 RATES = {"comeback_rate", "meaningful_choice_rate"}
+# the range each mean can take, which its normal interval is clipped to
+BOUNDS = {
+    "moves": (0.0, math.inf),
+    "lead_changes": (0.0, math.inf),
+    "drama": (0.0, math.sqrt(0.5)),
+    "decided_at": (0.0, 1.0),
+    "uncertainty": (0.0, 1.0),
+}
 
 
 @dataclass(frozen=True)
@@ -146,13 +154,22 @@ def selfplay_table(selfplay: pd.DataFrame, measures: Measures) -> pd.DataFrame:
             for seat in range(s.players):
                 rate(f"seat{seat}_win_rate", w == seat)
         rate("draw_rate", w < 0)
-        rows.append(_row(game, rung, agent, "moves", *mean_interval(g.num_moves.to_numpy()), n))
+        rows.append(
+            _row(
+                game,
+                rung,
+                agent,
+                "moves",
+                *mean_interval(g.num_moves.to_numpy(), bounds=BOUNDS["moves"]),
+                n,
+            )
+        )
         per_game = pd.DataFrame([game_decisions(r, s, measures) for r in g.itertuples()])
         for name in DECISION_MEASURES:
             x = per_game[name].dropna().to_numpy()
             if len(x) == 0:
                 continue
-            value = score_interval(x) if name in RATES else mean_interval(x)
+            value = score_interval(x) if name in RATES else mean_interval(x, bounds=BOUNDS[name])
             rows.append(_row(game, rung, agent, name, *value, len(x)))
     return pd.DataFrame(rows)
 
