@@ -135,7 +135,7 @@ def test_findings_say_whether_stronger_play_confirms_an_advantage():
     gone = confirmation(TEAM4, _value(TEAM4, [even, black, even]), [0, 1, 2], names)
     assert gone.startswith("Stronger play does not confirm the advantage of team 1 (Black")
     assert "seen at heuristic: between equal ismcts players its score (wins and half" in gone
-    assert gone.endswith("50.0% [29.9, 70.1], includes ½.")
+    assert "50.0% [29.9, 70.1], includes ½ (at this number of games" in gone
     assert "No team is advantaged" in confirmation(TEAM4, _value(TEAM4, [even]), [0], names)
 
 

@@ -115,7 +115,8 @@ def confirmation(game: str, value: pd.DataFrame, rungs: list[int], names: list[s
     return " ".join(
         f"Stronger play does not confirm the advantage of {who(game, side)} seen at "
         f"{', '.join(names[r] for r in rungs if side in adv[r])}: between equal "
-        f"{names[top]} players {side_score(game, value, top, side)} includes {fair}."
+        f"{names[top]} players {side_score(game, value, top, side)} includes {fair} (at "
+        "this number of games: an advantage may remain, smaller or not yet told apart)."
         for side in seen
     )
 

@@ -10,6 +10,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from skip_ai.analysis.plots import STYLE, label
+from skip_ai.balance.findings import games_text
 from skip_ai.balance.metrics import sides
 
 
@@ -109,6 +110,5 @@ def variant_plot(summary: pd.DataFrame, agent: str) -> Figure:
         ax.set_yticks(y, [label(g, 36) for g in summary.game], fontsize=9)
         ax.set_xlim(-0.03, 1.03)
         ax.set_xlabel("team 0's score (each for themselves: seat 0's win rate); grey: fair")
-        games = f"{summary.games.min()}–{summary.games.max()}"
-        ax.set_title(f"Variants between equal {agent} players ({games} games each)")
+        ax.set_title(f"Variants between equal {agent} players ({games_text(summary.games)})")
     return fig
