@@ -23,6 +23,7 @@ from skip_ai.balance.metrics import (
     advantaged,
     game_decisions,
     paired_difference,
+    paired_unfairness,
     selfplay_table,
     sides,
     skill_depth,
@@ -167,6 +168,19 @@ def test_skill_trace_and_depth():
     assert trace.clear.tolist() == [True, False, True]
     assert skill_depth(trace, "g") == 1  # counted from the bottom, up to the first unclear step
     assert skill_depth(trace.assign(clear=True), "g") == 3
+
+
+def test_paired_unfairness_compares_means_not_games():
+    fair = pd.Series([1.0, 0.0] * 10)  # team 0 wins half: fair
+    lopsided = pd.Series([1.0] * 18 + [0.0] * 2)  # 90%: 0.4 from ½
+    d, lo, hi, p, n = paired_unfairness(fair, lopsided, 0.5, 0.5)
+    assert (d, n) == (pytest.approx(-0.4), 20) and lo < d < hi < 0 and p < 0.05
+    same = paired_unfairness(fair, fair, 0.5, 0.5)
+    assert same[0] == 0 and same[3] == 1
+    # each against its own fair share: a seat winning a third of 3-player games is fair
+    third, half = pd.Series([1.0, 0.0, 0.0] * 8), pd.Series([1.0, 0.0] * 12)
+    assert paired_unfairness(third, half, 1 / 3, 0.5)[0] == pytest.approx(0)
+    assert paired_unfairness(fair, lopsided, 0.5, 0.5) == (d, lo, hi, p, n)  # reproducible
 
 
 def test_paired_difference_and_holm():

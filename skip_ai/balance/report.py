@@ -121,7 +121,8 @@ DEFINITIONS = """\
   least the spread threshold in the mover's estimate.
 - Intervals are 95%: `skip_ai.stats.score_interval` (Wilson over the effective sample size)
   for rates and scores, normal intervals for other means and for differences. Variant tests
-  are paired by deal, with Holm's correction for the number of comparisons.
+  are paired by deal (fairness: a bootstrap over deals of the change in |headline − fair|),
+  with Holm's correction for the number of comparisons.
 """
 
 
@@ -216,8 +217,9 @@ def write_balance_report(
     lines += halving_section(t["rounds"])
     if not t["tests"].empty:
         lines += [
-            "Each variant against its game's default, paired by deal (fairness: "
-            "|headline − fair|; moves: decisions per game):",
+            "Each variant against its game's default, paired by deal (fairness: the change in "
+            "|headline − fair|, negative when the variant is fairer, bootstrap over deals; "
+            "moves: decisions per game):",
             "",
             t["tests"].round(4).to_markdown(index=False),
             "",
