@@ -337,18 +337,23 @@ def findings(config: BalanceConfig, t: dict) -> list[str]:
             "",
         ]
     tests = t["tests"]
-    if not tests.empty:
-        sig = tests[tests.p_holm < 0.05]
+    for measure, words in (
+        ("fairness", "fairness (|headline − fair|)"),
+        ("moves", "length (decisions per game)"),
+    ):
+        if tests.empty:
+            break
+        sig = tests[(tests.measure == measure) & (tests.p_holm < 0.05)]
         if sig.empty:
             lines += [
-                "No variant differs from its game's default in fairness or length at "
-                f"the 5% level after Holm's correction over {len(tests)} comparisons "
-                f"({names[-1]} self-play, paired by deal).",
+                f"No variant differs from its game's default in {words} at the 5% level "
+                f"after Holm's correction over {len(tests)} comparisons ({names[-1]} "
+                "self-play, paired by deal).",
                 "",
             ]
         for x in sig.itertuples():
             lines += [
-                f"{x.game} differs from {x.default} in {x.measure} by "
+                f"{x.game} differs from {x.default} in {words} by "
                 f"{num(x.difference, x.lo, x.hi, 3)} (Holm-adjusted p = "
                 f"{x.p_holm:.3g}, {names[-1]} self-play, {x.deals} paired deals).",
                 "",
