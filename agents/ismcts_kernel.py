@@ -99,7 +99,9 @@ class Settings(NamedTuple):
 def search_kernel(K, H) -> SimpleNamespace:
     """The ISMCTS kernel for game kernel module ``K``, with heuristic module ``H``."""
 
-    @njit(cache=True)
+    # nogil: a search releases the GIL, so the process's other threads (a server answering
+    # pages while its bots think, skip_ai.serve) run meanwhile; it touches only its arguments
+    @njit(cache=True, nogil=True)
     def run(root, rng, iterations, tree, stats, meta, settings):
         """Run up to ``iterations`` more iterations from ``root`` (the observer is the seat
         to move); returns how many ran (fewer only when the tree arrays are nearly full).

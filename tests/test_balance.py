@@ -17,10 +17,13 @@ import pandas as pd
 import pytest
 
 from skip_ai.balance.config import Measures, load_balance_config, parse_balance_config
+from skip_ai.balance.findings import confirmation, rung_rates
 from skip_ai.balance.ladder import study_schedule, study_size
 from skip_ai.balance.metrics import (
+    advantaged,
     game_decisions,
     paired_difference,
+    paired_unfairness,
     selfplay_table,
     sides,
     skill_depth,
@@ -29,6 +32,7 @@ from skip_ai.balance.metrics import (
 )
 from skip_ai.balance.study import quick_config_path, run_study
 from skip_ai.balance.variants import holm
+from skip_ai.cli import main
 from skip_ai.records import read_records
 from skip_ai.stats import score_interval, wilson
 from skip_ai.tournament import ConfigError
@@ -111,6 +115,44 @@ def test_selfplay_rates_and_the_headline():
     assert seats.set_index("measure").loc["seat1_win_rate"].value == 0.5
 
 
+def _value(game: str, rungs: list[list[int]]) -> pd.DataFrame:
+    """The self-play table of hand-made winners, one list per rung, indexed as findings read
+    it."""
+    parts = [_selfplay(w, game, rung) for rung, w in enumerate(rungs)]
+    table = selfplay_table(pd.concat(parts, ignore_index=True), Measures())
+    return table.set_index(["rung", "measure"])
+
+
+def test_findings_say_whether_stronger_play_confirms_an_advantage():
+    names = ["random", "heuristic", "ismcts"]
+    even, black = [0, 1] * 10, [1] * 20
+    confirmed = confirmation(TEAM4, _value(TEAM4, [even, black, black]), [0, 1, 2], names)
+    lo = 1 - wilson(0, 20)[1]  # team 1 wins all 20 games: its score's interval
+    assert confirmed == (
+        "Stronger play confirms the advantage of team 1 (Black, seats 2, 3): its score (wins "
+        f"and half the draws), 100.0% [{100 * lo:.1f}, 100.0], lies above ½ between equal "
+        "ismcts players, as at heuristic."
+    )
+    gone = confirmation(TEAM4, _value(TEAM4, [even, black, even]), [0, 1, 2], names)
+    assert gone.startswith("Stronger play does not confirm the advantage of team 1 (Black")
+    assert "seen at heuristic: between equal ismcts players its score (wins and half" in gone
+    assert "50.0% [29.9, 70.1], includes ½ (at this number of games" in gone
+    assert "No team is advantaged" in confirmation(TEAM4, _value(TEAM4, [even]), [0], names)
+
+
+def test_pyatki_findings_speak_of_every_seat():
+    game = "skip_pyatki(players=3)"
+    value = _value(game, [[0, 1, 2] * 8, [2] * 16 + [0] * 8])
+    rates = rung_rates(game, value, 1, "heuristic")
+    assert rates.startswith("between equal heuristic players (24 games; fair: 33.3% each)")
+    for seat, share in ((0, "33.3%"), (1, "0.0%"), (2, "66.7%")):
+        assert f"seat {seat}{' (moves first)' if seat == 0 else ''} {share} [" in rates
+    said = confirmation(game, value, [0, 1], ["random", "heuristic"])
+    assert said.startswith("Stronger play confirms the advantage of seat 2: its win rate, 66.7%")
+    assert "lies above the fair share 33.3%" in said and "team" not in rates + said
+    assert advantaged(value, game, 0) == [] and advantaged(value, game, 1) == [2]
+
+
 def test_skill_trace_and_depth():
     steps = pd.DataFrame(
         {
@@ -126,6 +168,19 @@ def test_skill_trace_and_depth():
     assert trace.clear.tolist() == [True, False, True]
     assert skill_depth(trace, "g") == 1  # counted from the bottom, up to the first unclear step
     assert skill_depth(trace.assign(clear=True), "g") == 3
+
+
+def test_paired_unfairness_compares_means_not_games():
+    fair = pd.Series([1.0, 0.0] * 10)  # team 0 wins half: fair
+    lopsided = pd.Series([1.0] * 18 + [0.0] * 2)  # 90%: 0.4 from ½
+    d, lo, hi, p, n = paired_unfairness(fair, lopsided, 0.5, 0.5)
+    assert (d, n) == (pytest.approx(-0.4), 20) and lo < d < hi < 0 and p < 0.05
+    same = paired_unfairness(fair, fair, 0.5, 0.5)
+    assert same[0] == 0 and same[3] == 1
+    # each against its own fair share: a seat winning a third of 3-player games is fair
+    third, half = pd.Series([1.0, 0.0, 0.0] * 8), pd.Series([1.0, 0.0] * 12)
+    assert paired_unfairness(third, half, 1 / 3, 0.5)[0] == pytest.approx(0)
+    assert paired_unfairness(fair, lopsided, 0.5, 0.5) == (d, lo, hi, p, n)  # reproducible
 
 
 def test_paired_difference_and_holm():
@@ -193,6 +248,12 @@ GOOD = {
             "[[agents]] #1",
         ),
         ({"games": [{"game": "skip_columns(players=5)"}]}, "[[games]] #1"),
+        ({"halving": 2}, "[halving] must be a table"),
+        ({"halving": {"rounds": 2, "budget": 1}}, "[halving] unknown field 'budget'"),
+        ({"halving": {"rounds": 0}}, "[halving] field 'rounds' must be ≥ 1"),
+        ({"halving": {"rounds": 2}}, "rounds = 2 leaves round 1 fewer than 2 of the 2 deals"),
+        ({"halving": {"rounds": 99}}, "rounds = 99 leaves round 1 fewer than 2"),
+        ({"deals": 8, "halving": {"rounds": 2, "rung": "x"}}, "rung 'x' is not a rung"),
     ],
 )
 def test_config_errors_are_one_line_naming_the_field(change, message):
@@ -200,6 +261,26 @@ def test_config_errors_are_one_line_naming_the_field(change, message):
         parse_balance_config(GOOD | change, source="study.toml")
     assert str(e.value).startswith("study.toml: ") and message in str(e.value)
     assert "\n" not in str(e.value)
+
+
+def test_halving_enters_the_identity_only_when_configured():
+    plain = parse_balance_config(GOOD)
+    assert plain.halving is None
+    # the identity (what the records depend on) of a study without [halving] is what it was
+    # before halving existed: a study begun then continues
+    assert set(plain.identity()) == {
+        "kind",
+        "name",
+        "seed",
+        "deals",
+        "trace_deals",
+        "games",
+        "agents",
+    }
+    halved = parse_balance_config(GOOD | {"deals": 8, "halving": {"rounds": 3, "rung": "r"}})
+    assert (halved.halving.rounds, halved.halving.rung) == (3, 0)
+    assert halved.identity()["halving"] == {"rounds": 3, "rung": 0}
+    assert parse_balance_config(GOOD | {"deals": 8, "halving": {"rounds": 2}}).halving.rung == 1
 
 
 def test_config_file_errors_name_the_file(tmp_path):
@@ -242,6 +323,7 @@ def test_a_tiny_study_writes_its_report(tmp_path):
     text = report.read_text()
     assert text.index("## Findings") < text.index("## Definitions") < text.index("## Self-play")
     assert "between equal heuristic players" in text and "Skill depth" in text
+    assert "| advantaged at the top " in text.split("## Findings")[1].split("**")[0]
     assert "team 0 (Red, seat 0; moves first)" in text or "team 1 (Black, seat 1)" in text
     for figure in ("rungs", "trace", "variants"):
         assert (cfg.out / "figures" / f"{figure}.png").stat().st_size > 1000
@@ -250,6 +332,18 @@ def test_a_tiny_study_writes_its_report(tmp_path):
     searched = selfplay[selfplay.agent_a == "ismcts-8"]
     assert all(np.isfinite(v).any() for v in searched.mover_values)
     assert all(len(m) == n for m, n in zip(df.movers, df.num_moves))
+    assert "Partial study" not in text and "every variant and rung complete" in text
+    assert (cfg.out / "selfplay.csv").stat().st_size > 100
+
+    # a study stopped early (the shard of its last steps gone) reports what it holds,
+    # labelled partial
+    sorted((cfg.out / "records").glob("*.parquet"))[-1].unlink()
+    left = len(read_records(cfg.out / "records"))
+    assert main(["balance", str(path), "--report-to", str(tmp_path / "partial")]) == 0
+    assert len(read_records(cfg.out / "records")) == left  # nothing played
+    partial = (tmp_path / "partial" / "report.md").read_text()
+    assert "**Partial study**" in partial and "are recorded; every number below" in partial
+    assert f"Complete: {cfg.games[0]}. In progress: {cfg.games[1]} (step ismcts-8 v" in partial
 
 
 def _records(out: Path) -> pd.DataFrame:
@@ -294,8 +388,6 @@ def test_a_study_killed_and_resumed_gives_identical_records(tmp_path):
 
 
 def test_cli_config_error_is_one_line(tmp_path, capsys):
-    from skip_ai.cli import main
-
     bad = tmp_path / "bad.toml"
     bad.write_text(config_text(tmp_path / "out", extra="[objective]\nfairness = nan\n"))
     assert main(["balance", str(bad)]) == 2

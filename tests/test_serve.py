@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import sys
 import threading
 import time
 from urllib.parse import urlencode
@@ -16,6 +17,7 @@ import pyspiel
 import pytest
 from test_serve_views import shown_cards
 
+from agents.ismcts_kernel import M_NODES, VISITS
 from skip_ai.kernel.state import hidden_from
 from skip_ai.records import SCHEMA, read_records
 from skip_ai.serve.server import make_server
@@ -193,13 +195,68 @@ def test_bad_moves_and_unknown_tables(client):
     assert client.get("/api/records")[0] == 400  # no --records
 
 
-def test_a_searching_bot_does_not_hold_up_other_requests(client):
-    view = open_table(client, "skip_guess(players=4)", None, ["ismcts(seconds=1)"] * 4)
-    time.sleep(0.3)  # the first bot is searching now
-    for path in ("/api/games", f"/api/tables/{view['id']}"):
-        t0 = time.perf_counter()
-        status, _ = client.get(path)
-        assert status == 200 and time.perf_counter() - t0 < 0.5, path
+class WatchedSearch:
+    """A bot's search kernel that notes each run's root visits before and after it, so that
+    a reading of the root's visits taken elsewhere tells whether the compiled search was
+    running then: only strictly between the two."""
+
+    def __init__(self, kernel):
+        self.kernel = kernel
+        self.current = None  # (tree, meta) of the run in progress, or of the last one
+        self.runs = []  # (tree, visits before, visits after)
+
+    def run(self, root, rng, iterations, tree, stats, meta, settings):
+        before = int(tree[0, VISITS]) if meta[M_NODES] else 0
+        self.current = (tree, meta)
+        done = self.kernel.run(root, rng, iterations, tree, stats, meta, settings)
+        self.runs.append((tree, before, int(tree[0, VISITS])))
+        return done
+
+    def reading(self):
+        if self.current is None or not self.current[1][M_NODES]:
+            return None  # no run yet, or its tree is not made yet
+        tree = self.current[0]
+        return tree, int(tree[0, VISITS])
+
+    def ran_during(self, readings) -> bool:
+        return any(
+            tree is run_tree and before < visits < after
+            for tree, visits in readings
+            for run_tree, before, after in self.runs
+        )
+
+
+def test_a_view_is_served_while_a_bot_searches(client):
+    # Each view notes the root visits of every bot's search: a count strictly between a
+    # run's first and last is only seen if the search let the server's thread run (it
+    # releases the GIL). No clock: a search holding the GIL could never be seen mid-run.
+    view = open_table(
+        client, "skip_chains(players=4)", 0, ["x"] + ["ismcts(iterations=4000)"] * 3, seed=2
+    )
+    table = client.server.app.tables.get(view["id"])
+    watched = []
+    for bot in table.bots[1:]:
+        bot.kernel = WatchedSearch(bot.kernel)
+        watched.append(bot.kernel)
+    readings = []
+    serve_view = table.view
+
+    def view_noting_the_searches(after=None):
+        readings.extend(filter(None, (w.reading() for w in watched)))
+        return serve_view(after)
+
+    table.view = view_noting_the_searches
+    while not any(w.ran_during(readings) for w in watched):
+        status, view = client.get(f"/api/tables/{view['id']}")
+        assert status == 200 and not view["error"], view
+        if view["terminal"]:
+            break
+        if view["moves"]:
+            client.post(f"/api/tables/{view['id']}/move", {"action": view["moves"][0]["a"]})
+    assert sum(len(w.runs) for w in watched) > 0
+    assert any(w.ran_during(readings) for w in watched), (
+        f"none of {len(readings)} views was served while a bot's search ran"
+    )
 
 
 def test_why_a_bot_moved(client):
@@ -346,6 +403,50 @@ def test_a_record_replays_move_by_move_from_any_seat(replays, batch):
         status, data = replays.get(f"/api/records/{index}?{query}")
         assert status == 400 and message in data["error"], query
     assert replays.get("/api/records/999")[0] == 404
+
+
+HOSTILE = [
+    "/api/records?game=../../../etc/passwd&agent=/etc/passwd",
+    "/api/records?folder=/etc&out=/etc&path=/etc/passwd&records=..",
+    "/api/records/0?seat=../../etc&pos=0",
+    "/api/records/%2e%2e%2f%2e%2e%2fetc%2fpasswd",
+    "/api/records/../replays.py",
+    "/api/records/0/../../../server.py",
+    "/api/games?records=/etc",
+    "/static/%2e%2e%2freplays.py",
+    "/static/..%5cserver.py",
+]
+"""Requests naming files, as a page (or anyone who can reach the port) could send them."""
+
+
+def test_the_page_reads_no_file_but_its_own(replays):
+    # the records were read when the server started; answering the page, a server thread
+    # opens only the page's own files, whatever a request names (a Python audit hook sees
+    # every open)
+    from skip_ai.serve.server import FILES, STATIC
+
+    index = next(r["index"] for r in replays.get("/api/records")[1]["rows"] if r["replayable"])
+    legit = ["/", "/static/app.js", "/api/games", "/api/records", f"/api/records/{index}"]
+    for path in legit + HOSTILE:  # first: whatever a first request imports
+        replays.raw("GET", path)
+    opened = []
+    noting = True
+
+    def note(event: str, args: tuple) -> None:
+        if noting and event == "open" and "process_request" in threading.current_thread().name:
+            opened.append(str(args[0]))
+
+    sys.addaudithook(note)  # a hook cannot be removed: it stops noting after this test
+    try:
+        answers = [replays.raw("GET", path) for path in legit + HOSTILE]
+    finally:
+        noting = False
+    own = {str(STATIC / name) for name in FILES}
+    assert opened and set(opened) <= own, set(opened) - own
+    for path, (status, body) in zip(HOSTILE, answers[len(legit) :]):
+        assert status in (200, 400, 404) and b"root:" not in body and b"import" not in body, path
+    total = replays.get("/api/records")[1]["total"]
+    assert replays.get("/api/records?folder=/etc")[1]["total"] == total
 
 
 def test_a_record_without_its_history_says_so(replays):

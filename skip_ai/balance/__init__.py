@@ -6,7 +6,9 @@ the same agent: random, heuristic, ISMCTS at doubling budgets, trained agents â€
 against the one below on duplicate deals (the skill trace). Its games are played, recorded and
 resumed by the tournament's runner and record store (:func:`skip_ai.tournament.runner.run_batch`).
 
-``config`` reads the study, ``ladder`` lists its games, ``metrics`` turns records into
-measures, ``variants`` compares variants, ``report`` writes ``report.md`` and its figures,
-``study`` runs the whole.
+``config`` reads the study, ``ladder`` lists its games, ``halving`` decides which variants
+stay in contention (optional successive halving), ``progress`` tells what is recorded,
+``metrics`` turns records into measures, ``variants`` compares variants, ``findings`` says
+what they mean in sentences, ``report`` writes ``report.md`` and its figures, ``study`` runs
+the whole.
 """

@@ -32,7 +32,16 @@ skill_depth = 0.05         # minus the number of ladder steps that skill clearly
 length = 0.0               # |mean moves − length_target| / length_target
 length_target = 0.0        # the number of moves the designer wants (needed if length > 0)
 drama = 0.0                # minus the mean drama
+
+[halving]                  # optional: spend the deals on the variants still in contention
+rounds = 3                 # round k of R plays up to ⌈deals / 2^(R−k)⌉ deals (trace_deals alike)
+rung = "ismcts-250"        # the rung whose self-play decides contention (default: the top one)
 ```
+
+With ``[halving]`` the study plays in rounds (:mod:`skip_ai.balance.halving`): after each
+round but the last, a variant whose objective's interval lies entirely above (worse than) the
+best variant's of its game stops receiving deals. Without it every variant gets every deal,
+and the study's identity (what its records depend on) is the one it always had.
 
 Every mistake is a :class:`~skip_ai.tournament.config.ConfigError` naming the file and the
 field; every number is checked for its range and for being finite. Games and agents are
@@ -73,6 +82,7 @@ _TOP = {
     "agents",
     "measures",
     "objective",
+    "halving",
 }
 
 
@@ -90,6 +100,12 @@ class Objective:
     length: float = 0.0
     length_target: float = 0.0
     drama: float = 0.0
+
+
+@dataclass(frozen=True)
+class Halving:
+    rounds: int
+    rung: int  # the index of the rung that decides contention
 
 
 # (lowest, highest) allowed for every number of the two tables
@@ -118,6 +134,7 @@ class BalanceConfig:
     agents: tuple[Agent, ...]  # the rungs, weakest first
     measures: Measures = field(default_factory=Measures)
     objective: Objective = field(default_factory=Objective)
+    halving: Halving | None = None
 
     def identity(self) -> dict[str, Any]:
         """What the records depend on (the measures and the objective only read them)."""
@@ -133,6 +150,8 @@ class BalanceConfig:
         files = spec_files(a.spec for a in self.agents if isinstance(a.spec, str))
         if files:
             identity["files"] = files
+        if self.halving is not None:  # which games are played depends on it
+            identity["halving"] = {"rounds": self.halving.rounds, "rung": self.halving.rung}
         return identity
 
 
@@ -161,9 +180,45 @@ def parse_balance_config(raw: dict[str, Any], source: str = "config") -> Balance
         raise fail(
             "[objective] 'length' > 0 needs 'length_target' > 0 (the number of moves wanted)"
         )
+    halving = _halving(raw, agents, deals, fail)
     return BalanceConfig(
-        name, seed, deals, trace_deals, workers, per_task, out, games, agents, measures, objective
+        name,
+        seed,
+        deals,
+        trace_deals,
+        workers,
+        per_task,
+        out,
+        games,
+        agents,
+        measures,
+        objective,
+        halving,
     )
+
+
+def _halving(raw: dict, agents: tuple[Agent, ...], deals: int, fail) -> Halving | None:
+    """The optional ``[halving]`` table: its rounds leave the first round at least 2 deals (an
+    interval needs two), its rung is one of the ladder's names."""
+    if "halving" not in raw:
+        return None
+    table = raw["halving"]
+    if not isinstance(table, dict):
+        raise fail(f"[halving] must be a table (got {table!r})")
+    unknown = set(table) - {"rounds", "rung"}
+    if unknown:
+        raise fail(f"[halving] unknown field {sorted(unknown)[0]!r}; fields are rounds, rung")
+    rounds = _positive(table, "rounds", lambda msg: fail(f"[halving] {msg}"))
+    if rounds > 30 or deals <= 2 ** (rounds - 1):  # ⌈deals / 2^(rounds−1)⌉ < 2
+        raise fail(
+            f"[halving] rounds = {rounds} leaves round 1 fewer than 2 of the {deals} deals "
+            "(round k of R plays ⌈deals / 2^(R−k)⌉): fewer rounds or more deals"
+        )
+    names = [a.name for a in agents]
+    rung = table.get("rung", names[-1])
+    if not isinstance(rung, str) or rung not in names:
+        raise fail(f"[halving] rung {rung!r} is not a rung of the ladder ({', '.join(names)})")
+    return Halving(rounds, names.index(rung))
 
 
 def _numbers(raw: dict, table: str, kind: type, fail) -> dict[str, float]:

@@ -22,38 +22,51 @@ from skip_ai.tournament.schedule import ScheduledGame, deal_seed
 
 def study_schedule(config: BalanceConfig) -> Iterator[ScheduledGame]:
     """Every game of the study in a fixed order: variant, self-play rungs, then steps."""
-    for v, game in enumerate(config.games):
-        for r, agent in enumerate(config.agents):
-            for deal in range(config.deals):
+    for v in range(len(config.games)):
+        yield from variant_games(config, v, range(config.deals), range(config.trace_deals))
+
+
+def variant_games(
+    config: BalanceConfig, v: int, deals: range, trace_deals: range
+) -> Iterator[ScheduledGame]:
+    """Variant ``v``'s games on ``deals`` (self-play, rung by rung) and ``trace_deals`` (the
+    steps), in that order."""
+    game = config.games[v]
+    for r, agent in enumerate(config.agents):
+        for deal in deals:
+            yield ScheduledGame(
+                f"{v}/self/{r}/{deal}/0",
+                game,
+                deal,
+                0,
+                deal_seed(config.seed, 0, 0, deal),
+                agent,
+                agent,
+            )
+    n_seatings = len(seatings(load(game)))
+    for r in range(1, len(config.agents)):
+        for deal in trace_deals:
+            seed = deal_seed(config.seed, 0, 0, deal)
+            for k in range(n_seatings):
                 yield ScheduledGame(
-                    f"{v}/self/{r}/{deal}/0",
+                    f"{v}/step/{r}/{deal}/{k}",
                     game,
                     deal,
-                    0,
-                    deal_seed(config.seed, 0, 0, deal),
-                    agent,
-                    agent,
+                    k,
+                    seed,
+                    config.agents[r],
+                    config.agents[r - 1],
                 )
-        n_seatings = len(seatings(load(game)))
-        for r in range(1, len(config.agents)):
-            for deal in range(config.trace_deals):
-                seed = deal_seed(config.seed, 0, 0, deal)
-                for k in range(n_seatings):
-                    yield ScheduledGame(
-                        f"{v}/step/{r}/{deal}/{k}",
-                        game,
-                        deal,
-                        k,
-                        seed,
-                        config.agents[r],
-                        config.agents[r - 1],
-                    )
+
+
+def variant_size(config: BalanceConfig, v: int, deals: int, trace_deals: int) -> int:
+    """How many games :func:`variant_games` yields for ``deals`` and ``trace_deals`` deals."""
+    seats = len(seatings(load(config.games[v])))
+    return len(config.agents) * deals + (len(config.agents) - 1) * trace_deals * seats
 
 
 def study_size(config: BalanceConfig) -> int:
     """How many games :func:`study_schedule` yields."""
-    steps = len(config.agents) - 1
     return sum(
-        len(config.agents) * config.deals + steps * config.trace_deals * len(seatings(load(g)))
-        for g in config.games
+        variant_size(config, v, config.deals, config.trace_deals) for v in range(len(config.games))
     )

@@ -10,6 +10,8 @@ Per self-play rung (every seat the same agent, one game per deal):
   Games played each for themselves: ``seatK_win_rate`` per seat (a fair share is 1/seats),
   ``draw_rate`` (no single best seat); the headline is ``seat0_win_rate``.
 - ``moves``: the players' decisions per game.
+- A side is **advantaged** at a rung when its interval lies entirely above the fair value
+  (:func:`advantaged`): a team's score above ½, a seat's win rate above 1/seats.
 - From the searching agents' own estimates (``mover_values``, ``value_spreads``; NaN for the
   rungs that do not search), per game then averaged over the games:
 
@@ -35,8 +37,8 @@ a search budget count one step each; the count stops at the first step that does
 
 Intervals: :func:`skip_ai.stats.score_interval` (Wilson over the effective sample) for every
 rate and score, over games in self-play and over deals on the steps; a normal interval for
-means that are not rates (moves, lead changes, drama, decided_at, uncertainty) and for
-differences.
+means that are not rates (moves, lead changes, drama, decided_at, uncertainty; clipped to the
+range the measure can take, :data:`BOUNDS`) and for differences.
 """
 
 from __future__ import annotations
@@ -60,6 +62,14 @@ DECISION_MEASURES = [
     "meaningful_choice_rate",
 ]
 RATES = {"comeback_rate", "meaningful_choice_rate"}
+# the range each mean can take, which its normal interval is clipped to
+BOUNDS = {
+    "moves": (0.0, math.inf),
+    "lead_changes": (0.0, math.inf),
+    "drama": (0.0, math.sqrt(0.5)),
+    "decided_at": (0.0, 1.0),
+    "uncertainty": (0.0, 1.0),
+}
 
 
 @dataclass(frozen=True)
@@ -144,13 +154,22 @@ def selfplay_table(selfplay: pd.DataFrame, measures: Measures) -> pd.DataFrame:
             for seat in range(s.players):
                 rate(f"seat{seat}_win_rate", w == seat)
         rate("draw_rate", w < 0)
-        rows.append(_row(game, rung, agent, "moves", *mean_interval(g.num_moves.to_numpy()), n))
+        rows.append(
+            _row(
+                game,
+                rung,
+                agent,
+                "moves",
+                *mean_interval(g.num_moves.to_numpy(), bounds=BOUNDS["moves"]),
+                n,
+            )
+        )
         per_game = pd.DataFrame([game_decisions(r, s, measures) for r in g.itertuples()])
         for name in DECISION_MEASURES:
             x = per_game[name].dropna().to_numpy()
             if len(x) == 0:
                 continue
-            value = score_interval(x) if name in RATES else mean_interval(x)
+            value = score_interval(x) if name in RATES else mean_interval(x, bounds=BOUNDS[name])
             rows.append(_row(game, rung, agent, name, *value, len(x)))
     return pd.DataFrame(rows)
 
@@ -241,12 +260,13 @@ def skill_depth(trace: pd.DataFrame, game: str) -> int:
     return int(np.argmin(clear)) if not clear.all() else len(clear)
 
 
-def headline_outcomes(selfplay: pd.DataFrame, game: str, rung: int) -> pd.Series:
-    """Per deal, the headline side's result in ``game``'s self-play at ``rung`` (1 win, ½ draw,
-    0 loss; for a seat: 1 if it won), indexed by deal."""
+def headline_outcomes(selfplay: pd.DataFrame, game: str, rung: int, side: int = 0) -> pd.Series:
+    """Per deal, a side's result in ``game``'s self-play at ``rung``, indexed by deal: team
+    ``side``'s (1 win, ½ draw, 0 loss) in a team game, else 1 if seat ``side`` won. Side 0
+    (team 0, seat 0) is the headline's."""
     g = selfplay[(selfplay.game == game) & (selfplay.rung == rung)]
     w = g.winner.to_numpy()
-    x = np.where(w == 0, 1.0, np.where((w < 0) & sides(game).team_game, 0.5, 0.0))
+    x = np.where(w == side, 1.0, np.where((w < 0) & sides(game).team_game, 0.5, 0.0))
     return pd.Series(x, index=g.deal.to_numpy()).sort_index()
 
 
@@ -273,6 +293,26 @@ def paired_difference(
     return mean, lo, hi, p, len(d)
 
 
+def paired_unfairness(
+    x: pd.Series, y: pd.Series, fair_x: float, fair_y: float, samples: int = 2000
+) -> tuple[float, float, float, float, int]:
+    """|mean x − fair_x| − |mean y − fair_y| over the deals both hold (negative: x is the
+    fairer), its 95% percentile interval and two-sided p-value from a bootstrap over those
+    deals (a drawn deal brings both its results, keeping the pairing), and the number of
+    deals. The generator is seeded: the same records give the same report."""
+    common = x.index.intersection(y.index)
+    a, b = x[common].to_numpy(), y[common].to_numpy()
+    n = len(a)
+    if n < 2:
+        return math.nan, math.nan, math.nan, math.nan, n
+    value = abs(a.mean() - fair_x) - abs(b.mean() - fair_y)
+    draws = np.random.default_rng(0).integers(0, n, size=(samples, n))
+    boot = np.abs(a[draws].mean(axis=1) - fair_x) - np.abs(b[draws].mean(axis=1) - fair_y)
+    lo, hi = np.percentile(boot, [2.5, 97.5])
+    p = min(1.0, 2 * min(np.mean(boot <= 0), np.mean(boot >= 0)))
+    return float(value), float(lo), float(hi), float(p), n
+
+
 @dataclass(frozen=True)
 class Settlement:
     """Does the headline still move between the top two rungs?"""
@@ -284,11 +324,13 @@ class Settlement:
     deals: int
 
 
-def settlement(selfplay: pd.DataFrame, game: str, rungs: int, tolerance: float) -> Settlement:
-    """Compare the headline of ``game``'s top two self-play rungs, paired by deal: *moving*
-    when the interval of the change excludes 0, *settled* when it lies within ± ``tolerance``,
-    *unresolved* otherwise (more deals needed to tell)."""
-    top, below = (headline_outcomes(selfplay, game, r) for r in (rungs - 1, rungs - 2))
+def settlement(
+    selfplay: pd.DataFrame, game: str, rungs: int, tolerance: float, side: int = 0
+) -> Settlement:
+    """Compare a side's result (:func:`headline_outcomes`) at ``game``'s top two self-play
+    rungs, paired by deal: *moving* when the interval of the change excludes 0, *settled*
+    when it lies within ± ``tolerance``, *unresolved* otherwise (more deals needed to tell)."""
+    top, below = (headline_outcomes(selfplay, game, r, side) for r in (rungs - 1, rungs - 2))
     change, lo, hi, _, deals = paired_difference(top, below)
     if not math.isfinite(change):
         verdict = "unresolved"
@@ -299,3 +341,38 @@ def settlement(selfplay: pd.DataFrame, game: str, rungs: int, tolerance: float) 
     else:
         verdict = "unresolved"
     return Settlement(verdict, change, lo, hi, deals)
+
+
+def settlements(
+    selfplay: pd.DataFrame, game: str, rungs: int, tolerance: float
+) -> tuple[str, list[Settlement]]:
+    """The verdict of ``game`` and the settlement of each side it is read on: team 0 in a
+    team game (team 1's is its mirror), every seat in a game played each for themselves —
+    *moving* if any side moves, *settled* if every side has settled, else *unresolved*."""
+    s = sides(game)
+    each = [
+        settlement(selfplay, game, rungs, tolerance, side)
+        for side in range(1 if s.team_game else s.players)
+    ]
+    verdicts = {x.verdict for x in each}
+    if "moving" in verdicts:
+        return "moving", each
+    return ("settled" if verdicts == {"settled"} else "unresolved"), each
+
+
+def advantaged(value: pd.DataFrame, game: str, rung: int) -> list[int]:
+    """The sides whose interval at ``rung`` lies entirely above the fair value: [team] in a
+    team game (read on team 0's score), the seats in a game played each for themselves.
+    ``value``: :func:`selfplay_table` indexed by (rung, measure)."""
+    s = sides(game)
+    if s.team_game:
+        if (rung, "team0_score") not in value.index:
+            return []
+        x = value.loc[(rung, "team0_score")]
+        return [0] if x.lo > 0.5 else [1] if x.hi < 0.5 else []
+    return [
+        seat
+        for seat in range(s.players)
+        if (rung, f"seat{seat}_win_rate") in value.index
+        and value.loc[(rung, f"seat{seat}_win_rate")].lo > s.fair
+    ]

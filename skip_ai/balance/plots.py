@@ -10,6 +10,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from skip_ai.analysis.plots import STYLE, label
+from skip_ai.balance.findings import games_text
 from skip_ai.balance.metrics import sides
 
 
@@ -24,27 +25,41 @@ def _panels(n: int, width: float = 4.8, height: float = 3.4):
 
 
 def rung_plot(table: pd.DataFrame, agents: list[str], order: list[str]) -> Figure:
-    """Per variant (in the ``order`` of the study), the headline (team 0's score, or seat 0's
-    win rate) of every self-play rung with its interval, and the fair value as a line."""
-    head = table[table.measure.isin(["team0_score", "seat0_win_rate"])]
-    games = [g for g in order if g in set(head.game)]
+    """Per variant (in the ``order`` of the study), every self-play rung with its interval and
+    the fair value as a line: team 0's score in a team game, every seat's win rate (side by
+    side) in a game played each for themselves."""
+    games = [g for g in order if g in set(table.game)]
     with matplotlib.rc_context(STYLE):
         fig, axes = _panels(len(games))
         for ax, game in zip(axes, games):
             s = sides(game)
-            g = head[head.game == game].sort_values("rung")
-            ax.errorbar(g.rung, g.value, yerr=[g.value - g.lo, g.hi - g.value], fmt="o-", capsize=4)
-            ax.axhline(s.fair, color="0.5", ls="--", lw=1, label="fair")
+            seats = [f"seat{k}_win_rate" for k in range(s.players)]
+            lines = ["team0_score"] if s.team_game else seats
+            for k, measure in enumerate(lines):
+                g = table[(table.game == game) & (table.measure == measure)].sort_values("rung")
+                shift = 0.08 * (k - (len(lines) - 1) / 2)
+                ax.errorbar(
+                    g.rung + shift,
+                    g.value,
+                    yerr=[g.value - g.lo, g.hi - g.value],
+                    fmt="o-",
+                    capsize=4,
+                    label=None if s.team_game else f"seat {k}",
+                )
+            ax.axhline(s.fair, color="0.5", ls="--", lw=1)
             ax.set_xticks(range(len(agents)), agents, rotation=30, ha="right")
             ax.set_ylim(-0.03, 1.03)
             colour = f"{s.names[0]}, " if s.colours else ""
             ax.set_ylabel(
                 f"team 0 ({colour}seats {s.team_seats(0)}) score"
                 if s.team_game
-                else "seat 0 win rate"
+                else "win rate by seat (seat 0 first)"
             )
-            ax.set_title(label(game, 40), fontsize=11)
-        fig.suptitle("Self-play: every seat the same agent (95% intervals)")
+            if not s.team_game:
+                ax.legend(fontsize=8, loc="upper right")
+            n = int(table[table.game == game].n.max())
+            ax.set_title(f"{label(game, 40)}\n≤ {n} games per rung", fontsize=10)
+        fig.suptitle("Self-play: every seat the same agent (95% intervals; dashed: fair)")
     return fig
 
 
@@ -65,7 +80,11 @@ def trace_plot(trace: pd.DataFrame, order: list[str]) -> Figure:
                 capsize=4,
             )
             ax.axhline(0.5, color="0.5", ls="--", lw=1)
-            ax.set_xticks(x, [f"{a}\nvs {b}" for a, b in zip(t.stronger, t.weaker)], fontsize=8)
+            ax.set_xticks(
+                x,
+                [f"{a}\nvs {b}\n{n} deals" for a, b, n in zip(t.stronger, t.weaker, t.deals)],
+                fontsize=8,
+            )
             ax.set_ylim(-0.03, 1.03)
             ax.set_ylabel("higher rung's score")
             ax.set_title(label(game, 40), fontsize=11)
@@ -90,6 +109,6 @@ def variant_plot(summary: pd.DataFrame, agent: str) -> Figure:
             ax.plot([fair, fair], [yy - 0.3, yy + 0.3], color="0.5", lw=1.5)
         ax.set_yticks(y, [label(g, 36) for g in summary.game], fontsize=9)
         ax.set_xlim(-0.03, 1.03)
-        ax.set_xlabel("team 0's score (seat 0's win rate); grey: fair")
-        ax.set_title(f"Variants between equal {agent} players")
+        ax.set_xlabel("team 0's score (each for themselves: seat 0's win rate); grey: fair")
+        ax.set_title(f"Variants between equal {agent} players ({games_text(summary.games)})")
     return fig

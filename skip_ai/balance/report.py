@@ -10,62 +10,46 @@ from pathlib import Path
 
 import pandas as pd
 
-from skip_ai.analysis.frame import load_records
 from skip_ai.analysis.plots import save
+from skip_ai.balance import halving
 from skip_ai.balance.config import BalanceConfig
+from skip_ai.balance.findings import findings, glance, num, objective_text, who_played
 from skip_ai.balance.metrics import (
     DECISION_MEASURES,
     selfplay_table,
-    settlement,
+    settlements,
     sides,
     skill_depth,
     split,
     trace_table,
 )
 from skip_ai.balance.plots import rung_plot, trace_plot, variant_plot
+from skip_ai.balance.progress import completeness, recorded
 from skip_ai.balance.variants import compare_to_default, rank_variants
 
-VERDICT = {
-    "settled": "has settled",
-    "moving": "is still moving with skill: not settled at this budget",
-    "unresolved": "cannot be told apart at this number of deals",
-}
 
-
-def pct(v: float, lo: float, hi: float) -> str:
-    """A rate with its interval, in percent."""
-    return f"{100 * v:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
-
-
-def num(v: float, lo: float, hi: float, digits: int = 2) -> str:
-    return f"{v:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
-
-
-def side_text(game: str, team: int) -> str:
-    """Team ``team`` named as the designer knows it: colour, seats, who moves first."""
-    s = sides(game)
-    first = "; moves first" if team == 0 else ""
-    colour = f"{s.names[team]}, " if s.colours else ""
-    seats = s.team_seats(team)
-    return f"team {team} ({colour}seat{'s' if ',' in seats else ''} {seats}{first})"
-
-
-def study_tables(config: BalanceConfig) -> dict[str, pd.DataFrame]:
+def study_tables(config: BalanceConfig) -> dict:
     """The study's measures: ``selfplay`` (long), ``trace``, ``summary`` (one row per variant at
-    the top rung, ranked) and ``tests`` (each variant against the default)."""
-    df = load_records(config.out)
+    the top rung, ranked), ``tests`` (each variant against the default), ``settled`` (per
+    variant, the settlement of each side), ``progress`` (what is recorded, per variant and
+    rung), ``rounds`` (successive halving's, if any) and ``records`` (the finished games)."""
+    every = recorded(config.out)
+    df = every[every.status == "ok"].reset_index(drop=True)
+    if df.empty:
+        raise ValueError(f"no finished games in {config.out / 'records'} yet: nothing to report")
     selfplay, steps = split(df)
     table = selfplay_table(selfplay, config.measures)
     trace = trace_table(steps)
     top = len(config.agents) - 1
-    rows = []
+    rows, settled = [], {}
     for game in config.games:
         s = sides(game)
         at_top = table[(table.game == game) & (table.rung == top)].set_index("measure")
         if s.headline not in at_top.index:
             continue
-        settle = settlement(selfplay, game, len(config.agents), config.measures.settle_tolerance)
-        h = at_top.loc[s.headline]
+        tolerance = config.measures.settle_tolerance
+        verdict, settled[game] = settlements(selfplay, game, len(config.agents), tolerance)
+        h, first = at_top.loc[s.headline], settled[game][0]
         rows.append(
             {
                 "game": game,
@@ -73,153 +57,28 @@ def study_tables(config: BalanceConfig) -> dict[str, pd.DataFrame]:
                 "lo": h.lo,
                 "hi": h.hi,
                 "fair": s.fair,
+                "games": int(h.n),
                 "skill_depth": skill_depth(trace, game),
                 "steps": int((trace.game == game).sum()),
                 "moves": at_top.value.get("moves", math.nan),
                 "drama": at_top.value.get("drama", math.nan),
-                "verdict": settle.verdict,
-                "change": settle.change,
-                "change_lo": settle.lo,
-                "change_hi": settle.hi,
+                "verdict": verdict,
+                "change": first.change,
+                "change_lo": first.lo,
+                "change_hi": first.hi,
             }
         )
     summary = rank_variants(pd.DataFrame(rows), config.objective) if rows else pd.DataFrame()
-    tests = compare_to_default(selfplay, list(config.games), top)
-    return {"selfplay": table, "trace": trace, "summary": summary, "tests": tests, "records": df}
-
-
-def findings(config: BalanceConfig, t: dict[str, pd.DataFrame]) -> list[str]:
-    """The report's first section: what the study found, in sentences."""
-    table, trace, summary = t["selfplay"], t["trace"], t["summary"]
-    names = [a.name for a in config.agents]
-    top = len(names) - 1
-    lines = []
-    for game in config.games:
-        s = sides(game)
-        g = table[table.game == game]
-        if g.empty:
-            continue
-        value = g.set_index(["rung", "measure"])
-        head = [f"**{game}**"]
-        rates = []
-        for r, name in enumerate(names):
-            if (r, s.headline) not in value.index:
-                continue
-            n = int(value.loc[(r, s.headline)].n)
-            if s.team_game:
-                favoured = 1 if value.loc[(r, "team0_score")].value < 0.5 else 0
-                x = value.loc[(r, f"team{favoured}_win_rate")]
-                rates.append(
-                    f"between equal {name} players {side_text(game, favoured)} wins "
-                    f"{pct(x.value, x.lo, x.hi)} of {n} games"
-                )
-            else:
-                x = value.loc[(r, "seat0_win_rate")]
-                rates.append(
-                    f"between equal {name} players seat 0 wins "
-                    f"{pct(x.value, x.lo, x.hi)} of {n} games (fair: "
-                    f"{100 * s.fair:.1f}%)"
-                )
-        if rates:
-            text = "; ".join(rates) + "."
-            head.append(text[0].upper() + text[1:])
-        row = summary[summary.game == game]
-        if not row.empty and len(names) >= 2:
-            row = row.iloc[0]
-            what = "team 0's score" if s.team_game else "seat 0's win rate"
-            head.append(
-                f"From {names[top - 1]} to {names[top]}, {what} changed by "
-                f"{100 * row.change:+.1f} points [{100 * row.change_lo:+.1f}, "
-                f"{100 * row.change_hi:+.1f}] over {int(value.loc[(top, s.headline)].n)} "
-                f"paired deals: it {VERDICT[row.verdict]}"
-                + (
-                    f"; the number to quote for competent play is "
-                    f"{pct(row.headline, row.lo, row.hi)} ({names[top]})."
-                    if row.verdict == "settled"
-                    else "."
-                )
-            )
-            steps = trace[trace.game == game].sort_values("step")
-            said = ", ".join(
-                f"{x.stronger} scores {num(x.stronger_score, x.lo, x.hi)} against {x.weaker}"
-                for x in steps.itertuples()
-            )
-            head.append(
-                f"Skill depth {row.skill_depth} of {row.steps} steps (duplicate deals: {said})."
-            )
-        if (top, "lead_changes") in value.index or (top, "drama") in value.index:
-            bits = []
-            for m, text in (
-                ("lead_changes", "the lead changes {} times a game"),
-                ("comeback_rate", "the winner was behind at some point in {} of the games"),
-                ("decided_at", "the game is decided after {} of its decisions"),
-                ("meaningful_choice_rate", "{} of the decisions are meaningful choices"),
-            ):
-                if (top, m) in value.index:
-                    x = value.loc[(top, m)]
-                    cell = (
-                        pct(x.value, x.lo, x.hi)
-                        if m != "lead_changes"
-                        else num(x.value, x.lo, x.hi, 1)
-                    )
-                    bits.append(text.format(cell))
-            head.append(
-                f"Between equal {names[top]} players, by their own estimates: "
-                + "; ".join(bits)
-                + "."
-            )
-        lines += [" ".join(h for h in head if h), ""]
-    for family, ranked in summary.groupby("family", sort=False):
-        if len(ranked) < 2:
-            continue
-        order = ", ".join(f"{r.rank}. {r.game}" for r in ranked.itertuples())
-        lines += [
-            f"Variants of {family} ranked by the objective ({objective_text(config)}; "
-            f"{names[top]} self-play): {order}.",
-            "",
-        ]
-    tests = t["tests"]
-    if not tests.empty:
-        sig = tests[tests.p_holm < 0.05]
-        if sig.empty:
-            lines += [
-                "No variant differs from its game's default in fairness or length at "
-                f"the 5% level after Holm's correction over {len(tests)} comparisons.",
-                "",
-            ]
-        for x in sig.itertuples():
-            lines += [
-                f"{x.game} differs from {x.default} in {x.measure} by "
-                f"{num(x.difference, x.lo, x.hi, 3)} (Holm-adjusted p = "
-                f"{x.p_holm:.3g}, {x.deals} paired deals).",
-                "",
-            ]
-    return lines
-
-
-def who_played(config: BalanceConfig, df: pd.DataFrame) -> str:
-    """The sentence that says who played, on how many deals."""
-    who = "; ".join(f"{a.name} = `{a.spec}`" for a in config.agents)
-    deals, trace, games = config.deals, config.trace_deals, len(config.games)
-    return (
-        f"Who played: {who}. Self-play: {deals} deal{'s' * (deals != 1)} per variant and "
-        f"rung; skill trace: {trace} duplicate deal{'s' * (trace != 1)} per step; "
-        f"{games} variant{'s' * (games != 1)}; {len(df)} finished games; batch seed "
-        f"{config.seed}; code {', '.join(sorted(df.code_version.unique()))}."
-    )
-
-
-def objective_text(config: BalanceConfig) -> str:
-    """The objective's penalty as a formula, its terms of weight 0 left out."""
-    o = config.objective
-    terms = [
-        (o.fairness, "+", "|headline − fair|"),
-        (o.skill_depth, "−", "skill_depth"),
-        (o.length, "+", f"|moves − {o.length_target:g}|/{o.length_target:g}"),
-        (o.drama, "−", "drama"),
-    ]
-    text = " ".join(f"{sign} {w:g}·{what}" for w, sign, what in terms if w > 0)
-    return f"penalty = {text.removeprefix('+ ') or '0'}, smaller is better"
+    return {
+        "selfplay": table,
+        "trace": trace,
+        "summary": summary,
+        "tests": compare_to_default(selfplay, list(config.games), top),
+        "settled": settled,
+        "progress": completeness(config, every),
+        "rounds": halving.plan(config, every) if config.halving else [],
+        "records": df,
+    }
 
 
 DEFINITIONS = """\
@@ -229,6 +88,10 @@ DEFINITIONS = """\
   first half of the seats and moves first (Red in Two Captains, Little Country, Columns,
   Harvest and Chains). **team0_win_rate**, **team1_win_rate**, **draw_rate**: shares of games.
   Games played each for themselves (Pyatki): **seatK_win_rate** per seat, fair = 1/seats.
+  **games**: the games each row's rates are measured on (one per deal).
+- **Advantaged**: a team whose interval of its score lies entirely above ½, a seat whose
+  interval of its win rate lies entirely above 1/seats. *Stronger play confirms* an
+  advantage when the side is advantaged at the highest rung played.
 - **moves**: the players' decisions per game.
 - **Skill trace**: rung *k+1* against rung *k* on duplicate deals (each deal played with the
   teams swapped, or with the seats rotated); **stronger_score** is the higher rung's mean
@@ -238,7 +101,14 @@ DEFINITIONS = """\
   games played each for themselves; **fair**: its value in a fair game (½, 1/seats).
 - **change** (`change_lo`–`change_hi`): the headline at the top rung minus at the rung below,
   paired by deal. **verdict**: *settled* when that interval lies within ± the tolerance
-  (`settle_tolerance`), *moving* when it excludes 0, otherwise *unresolved* (more deals).
+  (`settle_tolerance`), *moving* when it excludes 0, otherwise *unresolved* (more deals). In
+  games played each for themselves every seat's change is measured: *moving* if any seat
+  moves, *settled* if every seat has settled.
+- **penalty**, **rank**: the designer's objective (below), smaller is better, and the rank
+  among the variants of one game. **Successive halving** (optional `[halving]`): the study
+  plays in rounds whose deal counts double up to the study's; after each round, a variant
+  whose penalty's 95% interval (each term's interval carried through) lies entirely above
+  the best variant's of its game plays no more deals.
 - Per-decision measures, from the searching agents' own estimates *v* of their result
   (ISMCTS root value of the chosen move: 0 loss, ½ draw, 1 win; forced moves have none):
   **lead_changes**: crossings of ½ by team 0's estimated chance (CardStock's lead changes);
@@ -251,7 +121,8 @@ DEFINITIONS = """\
   least the spread threshold in the mover's estimate.
 - Intervals are 95%: `skip_ai.stats.score_interval` (Wilson over the effective sample size)
   for rates and scores, normal intervals for other means and for differences. Variant tests
-  are paired by deal, with Holm's correction for the number of comparisons.
+  are paired by deal (fairness: a bootstrap over deals of the change in |headline − fair|),
+  with Holm's correction for the number of comparisons.
 """
 
 
@@ -280,13 +151,19 @@ def wide(table: pd.DataFrame, names: list[str]) -> pd.DataFrame:
         ]
         if m in w.columns
     ]
-    return w[order].fillna("—").reset_index()
+    games = table.groupby(["game", "rung"]).n.max().rename("games")
+    return w[order].fillna("—").join(games, on=["game", "rung"]).reset_index()
 
 
-def write_balance_report(config: BalanceConfig) -> Path:
-    """Write ``report.md`` and ``figures/*.png`` in the study's folder; returns the report."""
-    out = config.out
-    t = study_tables(config)
+def write_balance_report(
+    config: BalanceConfig, to: Path | None = None, tables: dict | None = None
+) -> Path:
+    """Write ``report.md``, ``selfplay.csv`` and ``figures/*.png`` of the games recorded so
+    far in the study's folder (or in the folder ``to``); returns the report. ``tables``: the
+    study's (:func:`study_tables`) if already computed."""
+    t = study_tables(config) if tables is None else tables
+    out = config.out if to is None else to
+    out.mkdir(parents=True, exist_ok=True)
     names = [a.name for a in config.agents]
     df = t["records"]
 
@@ -299,6 +176,15 @@ def write_balance_report(config: BalanceConfig) -> Path:
         who_played(config, df),
         "",
         "## Findings",
+        "",
+        "At a glance: team 0's score (in games played each for themselves, seat 0's win "
+        "rate), in percent with its 95% interval, between equal players of each rung; the "
+        "sides advantaged (interval above the fair value) between the strongest players, "
+        "those advantaged only at a lower rung (not confirmed by stronger play), the verdict "
+        "on the top two rungs and the skill depth. The sentences below give every seat and "
+        "every number.",
+        "",
+        glance(config, t).to_markdown(index=False),
         "",
         *findings(config, t),
         "## Definitions",
@@ -328,14 +214,56 @@ def write_balance_report(config: BalanceConfig) -> Path:
             t["summary"].round(3).to_markdown(index=False),
             "",
         ]
+    lines += halving_section(t["rounds"])
     if not t["tests"].empty:
         lines += [
-            "Each variant against its game's default, paired by deal (fairness: "
-            "|headline − fair|; moves: decisions per game):",
+            "Each variant against its game's default, paired by deal (fairness: the change in "
+            "|headline − fair|, negative when the variant is fairer, bootstrap over deals; "
+            "moves: decisions per game):",
             "",
             t["tests"].round(4).to_markdown(index=False),
             "",
         ]
+    lines += progress_section(t["progress"], names)
+    t["selfplay"].assign(agent=[names[r] for r in t["selfplay"].rung]).round(5).to_csv(
+        out / "selfplay.csv", index=False
+    )
     path = out / "report.md"
     path.write_text("\n".join(lines))
     return path
+
+
+def halving_section(rounds: list[halving.Round]) -> list[str]:
+    """The verdicts of successive halving, round by round (none without it)."""
+    verdicts = [r.verdicts for r in rounds if not r.verdicts.empty]
+    if not verdicts:
+        return []
+    table = pd.concat(verdicts, ignore_index=True)
+    return [
+        "## Successive halving",
+        "",
+        "After each round, each variant still in contention: its penalty with a 95% interval "
+        "on the deals played so far, the best variant of its game, and whether it was dropped "
+        "(its interval entirely above the best's).",
+        "",
+        table.round(4).to_markdown(index=False),
+        "",
+    ]
+
+
+def progress_section(progress: pd.DataFrame, names: list[str]) -> list[str]:
+    """The games recorded against those expected; per variant, kind and rung where some are
+    missing."""
+    missing = progress[progress.recorded < progress.expected]
+    lines = [
+        "## Games recorded",
+        "",
+        f"{progress.recorded.sum()} of {progress.expected.sum()} expected games"
+        + (":" if len(missing) else "; every variant and rung complete."),
+        "",
+    ]
+    if len(missing):
+        table = missing.assign(agent=[names[r] for r in missing.rung])
+        columns = ["game", "kind", "rung", "agent", "expected", "recorded"]
+        lines += [table[columns].to_markdown(index=False), ""]
+    return lines

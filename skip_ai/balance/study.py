@@ -11,12 +11,16 @@ searching rungs.
 
 from __future__ import annotations
 
+import dataclasses
 from importlib import resources
 from pathlib import Path
 
+from skip_ai.balance import halving
 from skip_ai.balance.config import BalanceConfig, load_balance_config
+from skip_ai.balance.findings import findings, who_played
 from skip_ai.balance.ladder import study_schedule, study_size
-from skip_ai.balance.report import findings, study_tables, who_played, write_balance_report
+from skip_ai.balance.progress import recorded
+from skip_ai.balance.report import study_tables, write_balance_report
 from skip_ai.tournament.runner import BatchSummary, run_batch
 
 QUICK = "quick.toml"
@@ -37,21 +41,55 @@ def run_study(
 ) -> tuple[BatchSummary, Path]:
     """Play what is left of the study and write ``OUT/report.md``; returns the batch's
     summary and the report's path."""
-    summary = run_batch(
-        config,
-        lambda: study_schedule(config),
-        study_size(config),
-        workers,
-        backend,
-        progress,
-        address,
-    )
+    if config.halving is None:
+        summary = run_batch(
+            config,
+            lambda: study_schedule(config),
+            study_size(config),
+            workers,
+            backend,
+            progress,
+            address,
+        )
+    else:
+        summary = _run_halving(config, workers, backend, address, progress)
     return summary, write_balance_report(config)
 
 
-def findings_text(config: BalanceConfig) -> str:
-    """Who played and the report's findings, as plain text (for the terminal)."""
-    tables = study_tables(config)
+def _run_halving(
+    config: BalanceConfig, workers: int | None, backend: str, address: str | None, progress: bool
+) -> BatchSummary:
+    """Play the rounds one after the other, each decided by the records of those before
+    (:func:`skip_ai.balance.halving.plan`): a resumed study replays the same decisions."""
+    runs = []
+    while True:
+        rounds = halving.plan(config, recorded(config.out))
+        runs.append(
+            run_batch(
+                config,
+                lambda rounds=rounds: halving.schedule(config, rounds),
+                halving.size(config, rounds),
+                workers,
+                backend,
+                progress,
+                address,
+            )
+        )
+        if rounds[-1].number == config.halving.rounds:
+            break
+    return dataclasses.replace(
+        runs[-1],
+        before=runs[0].before,
+        played=sum(r.played for r in runs),
+        failed=sum(r.failed for r in runs),
+        seconds=sum(r.seconds for r in runs),
+    )
+
+
+def findings_text(config: BalanceConfig, tables: dict | None = None) -> str:
+    """Who played and the report's findings, as plain text (for the terminal); ``tables``:
+    the study's (:func:`~skip_ai.balance.report.study_tables`) if already computed."""
+    tables = study_tables(config) if tables is None else tables
     text = "\n".join([who_played(config, tables["records"]), "", *findings(config, tables)])
     return text.replace("**", "").replace("`", "")
 

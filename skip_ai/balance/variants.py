@@ -5,12 +5,15 @@ Tests, at the top rung of the ladder, paired by deal (deal ``d`` has the same se
 variant, so variants that deal alike — same players and deck — play the same cards; for the
 others the pairing is harmless, the pairs are then merely independent):
 
-- **fairness**: |headline − fair| per deal (|team 0's result − ½|, or
-  |seat 0 won − 1/seats|), variant minus default;
-- **moves**: the number of decisions, variant minus default.
+- **fairness**: the change in unfairness |headline − fair| (team 0's score against ½, seat 0's
+  win rate against 1/seats), variant minus default: negative when the variant is fairer.
+  Unfairness is a property of the mean, not of a single game (every won or lost game is ½
+  from ½), so its interval and p-value come from a bootstrap over the deals
+  (:func:`~skip_ai.balance.metrics.paired_unfairness`);
+- **moves**: the number of decisions, variant minus default (normal approximation to the
+  paired mean).
 
-The p-values (normal approximation to the paired mean) are corrected for the number of
-comparisons by Holm's step-down method.
+The p-values are corrected for the number of comparisons by Holm's step-down method.
 
 The objective is a penalty, smaller is better (weights from ``[objective]``):
 ``fairness·|headline − fair| − skill_depth·depth + length·|moves − target|/target
@@ -23,7 +26,12 @@ import numpy as np
 import pandas as pd
 
 from skip_ai.balance.config import Objective
-from skip_ai.balance.metrics import headline_outcomes, paired_difference, sides
+from skip_ai.balance.metrics import (
+    headline_outcomes,
+    paired_difference,
+    paired_unfairness,
+    sides,
+)
 
 
 def holm(p: np.ndarray) -> np.ndarray:
@@ -39,11 +47,9 @@ def holm(p: np.ndarray) -> np.ndarray:
     return out
 
 
-def _per_deal(selfplay: pd.DataFrame, game: str, rung: int) -> pd.DataFrame:
+def _moves(selfplay: pd.DataFrame, game: str, rung: int) -> pd.Series:
     g = selfplay[(selfplay.game == game) & (selfplay.rung == rung)].set_index("deal")
-    s = sides(game)
-    fairness = (headline_outcomes(selfplay, game, rung) - s.fair).abs()
-    return pd.DataFrame({"fairness": fairness, "moves": g.num_moves.astype(float)})
+    return g.num_moves.astype(float)
 
 
 def defaults(games: list[str]) -> dict[str, str]:
@@ -61,11 +67,16 @@ def compare_to_default(selfplay: pd.DataFrame, games: list[str], rung: int) -> p
     for game, default in defaults(games).items():
         if game == default:
             continue
-        mine, base = _per_deal(selfplay, game, rung), _per_deal(selfplay, default, rung)
-        for measure in ("fairness", "moves"):
-            diff, lo, hi, p, deals = paired_difference(
-                mine[measure], base[measure], bounded=measure == "fairness"
-            )
+        fairness = paired_unfairness(
+            headline_outcomes(selfplay, game, rung),
+            headline_outcomes(selfplay, default, rung),
+            sides(game).fair,
+            sides(default).fair,
+        )
+        moves = paired_difference(
+            _moves(selfplay, game, rung), _moves(selfplay, default, rung), bounded=False
+        )
+        for measure, (diff, lo, hi, p, deals) in (("fairness", fairness), ("moves", moves)):
             rows.append(
                 {
                     "game": game,
@@ -85,19 +96,35 @@ def compare_to_default(selfplay: pd.DataFrame, games: list[str], rung: int) -> p
     return table
 
 
+def length_deviation(moves, target: float):
+    """|moves − target| / target, or 0 without a target (``moves`` a number or a Series)."""
+    return abs(moves - target) / target if target > 0 else 0 * moves
+
+
+def penalty(objective: Objective, unfairness, depth, deviation, drama):
+    """The objective's penalty from its terms (numbers or Series): ``unfairness``
+    |headline − fair|, ``depth`` the skill depth, ``deviation`` the length's
+    (:func:`length_deviation`), ``drama`` (0 where unknown). It grows with unfairness and
+    deviation and falls with depth and drama, so an interval's ends give the penalty's."""
+    return (
+        objective.fairness * unfairness
+        - objective.skill_depth * depth
+        + objective.length * deviation
+        - objective.drama * drama
+    )
+
+
 def rank_variants(summary: pd.DataFrame, objective: Objective) -> pd.DataFrame:
     """``summary`` (one row per variant: ``headline``, ``fair``, ``skill_depth``, ``moves``,
     ``drama``) with its game's name ``family``, the objective's ``penalty`` and ``rank``
     among the variants of its game (1 = best)."""
-    target = objective.length_target
-    length = ((summary.moves - target).abs() / target) if target > 0 else 0.0
-    drama = summary.drama.fillna(0.0)
-    penalty = (
-        objective.fairness * (summary.headline - summary.fair).abs()
-        - objective.skill_depth * summary.skill_depth
-        + objective.length * length
-        - objective.drama * drama
+    score = penalty(
+        objective,
+        (summary.headline - summary.fair).abs(),
+        summary.skill_depth,
+        length_deviation(summary.moves, objective.length_target),
+        summary.drama.fillna(0.0),
     )
-    ranked = summary.assign(family=[sides(g).family for g in summary.game], penalty=penalty)
+    ranked = summary.assign(family=[sides(g).family for g in summary.game], penalty=score)
     ranked["rank"] = ranked.groupby("family").penalty.rank(method="min").astype(int)
     return ranked.sort_values(["family", "rank"])

@@ -24,6 +24,12 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     )
     bal.add_argument("--workers", type=int, help="processes (default: the config's workers)")
     bal.add_argument(
+        "--report-to",
+        metavar="DIR",
+        help="play nothing: write the report of the games recorded so far (a running or "
+        "stopped study's too, labelled partial) into DIR",
+    )
+    bal.add_argument(
         "--backend",
         default="local",
         choices=["local", "ray"],
@@ -36,10 +42,17 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from skip_ai.balance import study
+    from skip_ai.balance.report import study_tables, write_balance_report
 
     config = study.load(args.config)
     if args.out:
         config = dataclasses.replace(config, out=Path(args.out))
+    if args.report_to:
+        tables = study_tables(config)
+        report = write_balance_report(config, Path(args.report_to), tables)
+        print(study.findings_text(config, tables))
+        print(f"report (no game played): {report}")
+        return 0
     try:
         s, report = study.run_study(
             config, workers=args.workers, backend=args.backend, address=args.address

@@ -83,7 +83,7 @@ def field_layout(s: np.ndarray, spec: GameSpec) -> Layout:
             {
                 "kind": "piles",
                 "title": f"{spec.team_names[team]} field",
-                "note": f"{len(bottoms)} piles, value {value}",
+                "note": f"{len(bottoms)} pile{'' if len(bottoms) == 1 else 's'}, value {value}",
                 "team": team,
                 "piles": [
                     {"cards": _pile(s, b), "key": f"pile:{b}", "note": _pile_note(s, spec, b)}

@@ -438,10 +438,15 @@ function renderHand(view) {
     }
   }
   if (selected !== null && !byCard.has(selected)) selected = null;
+  const staged = tableCards(view.zones);  // hand cards already laid out (an attack being built)
   const hand = $("hand");
   hand.replaceChildren();
   for (const c of me.cards) {
     const e = cardEl(c);
+    if (staged.has(c.c)) {
+      e.classList.add("staged");
+      e.title += ": on the table already, still yours";
+    }
     if (byCard.has(c.c)) {
       e.classList.add("playable");
       e.addEventListener("click", () => pickCard(c.c, byCard.get(c.c)));
@@ -469,6 +474,16 @@ function renderHand(view) {
     box.append(b);
   }
   markTargets(selected !== null ? byCard.get(selected) : []);
+}
+
+function tableCards(obj, found = new Set()) {
+  // every face-up card id in the zones (a card is {c, t} under card, cover or cards)
+  if (Array.isArray(obj)) obj.forEach((x) => tableCards(x, found));
+  else if (obj && typeof obj === "object") {
+    if (obj.c !== undefined) found.add(obj.c);
+    else Object.values(obj).forEach((x) => tableCards(x, found));
+  }
+  return found;
 }
 
 function pickCard(c, moves) {
@@ -603,8 +618,11 @@ async function openReplay(index, pos, seat) {
   try {
     const view = await api("GET", `/api/records/${index}?pos=${pos}&seat=${seat}`);
     poller++;
-    replay = { index, pos, positions: view.positions, seat, timer: replay ? replay.timer : null };
+    const playing = !!(replay && replay.index === index && replay.playing);
+    if (replay) clearTimeout(replay.timer);  // a step by hand while playing: one timer only
+    replay = { index, pos, positions: view.positions, seat, playing, timer: null };
     showReplay(view);
+    if (playing) autoplayNext();
   } catch (e) {
     $(replay ? "r-note" : "records-error").textContent = e.message;
     stopAutoplay();
@@ -641,8 +659,26 @@ function step(to) {
   openReplay(replay.index, pos, replay.seat);
 }
 
+// autoplay: the next position is asked for once the last one is shown, so a slow answer
+// never queues up requests
+function autoplayNext() {
+  if (replay.pos >= replay.positions - 1) { stopAutoplay(); return; }
+  const delay = 1000 * parseFloat($("r-speed").value);
+  replay.timer = setTimeout(() => step(replay.pos + 1), delay);
+}
+
+function startAutoplay() {
+  replay.playing = true;
+  $("r-play").textContent = "❚❚ pause";
+  autoplayNext();
+}
+
 function stopAutoplay() {
-  if (replay && replay.timer) { clearInterval(replay.timer); replay.timer = null; }
+  if (replay) {
+    clearTimeout(replay.timer);
+    replay.playing = false;
+    replay.timer = null;
+  }
   $("r-play").textContent = "▶ play";
 }
 
@@ -684,14 +720,7 @@ $("r-fwd").addEventListener("click", () => step(replay.pos + 1));
 $("r-last").addEventListener("click", () => step(replay.positions - 1));
 $("r-slider").addEventListener("change", (e) => step(parseInt(e.target.value, 10)));
 $("r-seat").addEventListener("change", (e) => openReplay(replay.index, replay.pos, e.target.value));
-$("r-play").addEventListener("click", () => {
-  if (replay.timer) { stopAutoplay(); return; }
-  $("r-play").textContent = "❚❚ pause";
-  replay.timer = setInterval(() => {
-    if (replay.pos >= replay.positions - 1) { stopAutoplay(); return; }
-    step(replay.pos + 1);
-  }, 700);
-});
+$("r-play").addEventListener("click", () => (replay.playing ? stopAutoplay() : startAutoplay()));
 $("r-close").addEventListener("click", () => showTab("records"));
 $("new-table").addEventListener("click", () => showTab("play"));
 loadGames().catch((e) => { $("setup-error").textContent = e.message; });
