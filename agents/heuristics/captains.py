@@ -74,7 +74,7 @@ def risk(s, total, suit, lone_queen, spoilers, share):
 
 @njit(cache=True, inline="always")
 def lone_queen(c):
-    return c < 52 and K._rank(c) == K.QUEEN
+    return c < 52 and K.rank_of(c) == K.QUEEN
 
 
 @njit(cache=True)
@@ -90,10 +90,10 @@ def pile_risk(s, b, spoilers, share):
 def lay_score(s, c, team, spoilers, share):
     """One pile minus its risk; a marriage also makes the spouse safe."""
     if param(s, K.P_LITTLE) and c < 52:
-        rank = K._rank(c)
+        rank = K.rank_of(c)
         if rank == K.QUEEN or rank == K.KING:
             spouse = c + 1 if rank == K.QUEEN else c - 1
-            if K._single_on_field(s, spouse, team):
+            if K.single_on_field(s, spouse, team):
                 return 1.0 + pile_risk(s, spouse, spoilers, share)
     suit = -1 if c >= 52 else c // 13
     return 1.0 - risk(s, value(c), suit, lone_queen(c), spoilers, share)

@@ -1,0 +1,45 @@
+"""Rummy's declaration for the generic pyspiel wrapper: names, parameters, sizes, text."""
+
+import sys
+
+from skip_ai.games.spec import GameSpec, Param
+
+from .actions import NUM_ACTIONS
+from .observation_tensor import OBS_SIZE
+from .text import action_to_string, chance_text, table_lines, title
+
+
+def _max_length(p: dict) -> int:
+    t, n = p["max_turns"], p["players"]
+    return 52 + 2 * t + 3 * 52 + (n - 1) * (t + 52)
+
+
+CAPS = (1, 2, 3, 5, 10, 20, 50, 100, 200, 300, 500, 1000)
+
+SPEC = GameSpec(
+    short_name="classic_rummy",
+    long_name="Rummy",
+    original_name="Рамми",
+    rules_section="§13",
+    kernel=sys.modules[__package__],  # the package is the game kernel module
+    params=(
+        Param("players", 2, (2, 3, 4, 5, 6), "2 to 6, each for themselves"),
+        Param(
+            "max_turns", 200, CAPS, "a dead hand after this many turns", variant_values=(50, 200)
+        ),
+    ),
+    num_players=lambda p: p["players"],
+    num_distinct_actions=lambda p: NUM_ACTIONS,
+    max_chance_outcomes=lambda p: 52,
+    max_game_length=_max_length,
+    observation_size=lambda p: OBS_SIZE,
+    action_to_string=action_to_string,
+    title=title,
+    table_lines=table_lines,
+    chance_text=chance_text,
+    team_game=False,
+    # the widest returns over all variants: a tablecloth against ten pictures (2 players:
+    # -200), or against the 30 highest cards held by five losers (6 players: 2 × 268)
+    min_utility=-200.0,
+    max_utility=536.0,
+)
