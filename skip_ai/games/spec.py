@@ -15,6 +15,9 @@ import numpy as np
 from skip_ai.games import text
 from skip_ai.kernel.state import CHANCE, NUM_PARAMS
 
+TURN_CAPS = (1, 2, 3, 5, 10, 20, 50, 100, 200, 300, 500, 1000)
+"""The choices of a game's cap on its length (turns or exchanges before a dead hand)."""
+
 ParamValue = int | bool | str
 Remap = Callable[[np.ndarray, np.ndarray, int, int, np.ndarray], int]
 """``GameSpec.remap``: ``(world, before, actor, action, sigma) -> action``."""

@@ -3,7 +3,7 @@ both games the kernel serves (``PYATKI`` and ``PYATKI_PAIRS``)."""
 
 import sys
 
-from skip_ai.games.spec import GameSpec, Param
+from skip_ai.games.spec import TURN_CAPS, GameSpec, Param
 from skip_ai.kernel.attack import NUM_ACTIONS
 from skip_ai.kernel.state import NUM_CARDS
 
@@ -24,9 +24,8 @@ def _max_length(p: dict) -> int:
     return (2 * 5 + 1) * p["max_exchanges"]
 
 
-CAPS = (1, 2, 3, 5, 10, 20, 50, 100, 200, 300, 500, 1000)
 _MAX = Param(
-    "max_exchanges", 200, CAPS, "the game stops after this many exchanges", variant_values=(2, 200)
+    "max_exchanges", 200, TURN_CAPS, "the game stops after this many exchanges", variant_values=(2, 200)
 )
 _COMMON = dict(
     kernel=sys.modules[__package__],  # the package is the game kernel module

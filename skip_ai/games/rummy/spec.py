@@ -2,7 +2,7 @@
 
 import sys
 
-from skip_ai.games.spec import GameSpec, Param
+from skip_ai.games.spec import TURN_CAPS, GameSpec, Param
 
 from .actions import NUM_ACTIONS
 from .observation_tensor import OBS_SIZE
@@ -14,7 +14,6 @@ def _max_length(p: dict) -> int:
     return 52 + 2 * t + 3 * 52 + (n - 1) * (t + 52)
 
 
-CAPS = (1, 2, 3, 5, 10, 20, 50, 100, 200, 300, 500, 1000)
 
 SPEC = GameSpec(
     short_name="classic_rummy",
@@ -25,7 +24,7 @@ SPEC = GameSpec(
     params=(
         Param("players", 2, (2, 3, 4, 5, 6), "2 to 6, each for themselves"),
         Param(
-            "max_turns", 200, CAPS, "a dead hand after this many turns", variant_values=(50, 200)
+            "max_turns", 200, TURN_CAPS, "a dead hand after this many turns", variant_values=(50, 200)
         ),
     ),
     num_players=lambda p: p["players"],
