@@ -25,7 +25,11 @@ def _max_length(p: dict) -> int:
 
 
 _MAX = Param(
-    "max_exchanges", 200, TURN_CAPS, "the game stops after this many exchanges", variant_values=(2, 200)
+    "max_exchanges",
+    200,
+    TURN_CAPS,
+    "the game stops after this many exchanges",
+    variant_values=(2, 200),
 )
 _COMMON = dict(
     kernel=sys.modules[__package__],  # the package is the game kernel module

@@ -14,7 +14,6 @@ def _max_length(p: dict) -> int:
     return 52 + 2 * t + 3 * 52 + (n - 1) * (t + 52)
 
 
-
 SPEC = GameSpec(
     short_name="classic_rummy",
     long_name="Rummy",
@@ -24,7 +23,11 @@ SPEC = GameSpec(
     params=(
         Param("players", 2, (2, 3, 4, 5, 6), "2 to 6, each for themselves"),
         Param(
-            "max_turns", 200, TURN_CAPS, "a dead hand after this many turns", variant_values=(50, 200)
+            "max_turns",
+            200,
+            TURN_CAPS,
+            "a dead hand after this many turns",
+            variant_values=(50, 200),
         ),
     ),
     num_players=lambda p: p["players"],
