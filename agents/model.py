@@ -350,7 +350,8 @@ def _backprop_hidden(net: PolicyValueNet, acts: list[np.ndarray], dh: np.ndarray
         W = net.params[off : off + rows * cols].reshape(rows, cols)
         dz = dh * (acts[i] > 0)
         grads = [(dz.T @ acts[i - 1]).ravel(), dz.sum(axis=0)] + grads
-        dh = dz @ W
+        if i > 1:  # the input's gradient is not needed
+            dh = dz @ W
     return grads
 
 
@@ -392,7 +393,8 @@ def fit_q(
     order = rng.permutation(len(obs))
     for start in range(0, len(obs), batch):
         idx = order[start : start + batch]
-        grad, loss = q_gradient(net, obs[idx], actions[idx], target[idx])
+        x = obs[idx].astype(np.float64)  # one dtype: numpy's mixed products are slow
+        grad, loss = q_gradient(net, x, actions[idx], target[idx].astype(np.float64))
         norm = np.sqrt(grad @ grad)
         if norm > max_norm:
             grad *= max_norm / norm
@@ -432,41 +434,51 @@ def q_gradient(
 def net_logits(dims, params, x, legal, n, out, scratch):
     """Logits of the legal actions ``legal[:n]`` into ``out[:n]`` for observation ``x``;
     returns the value. ``scratch`` holds ``2 × max(dims)`` floats. Only the policy rows of the
-    legal actions are computed, and only the non-zero inputs of the first layer are read."""
+    legal actions are computed, and each layer reads only its non-zero inputs (observations
+    are mostly zeros, and so are about half of the ReLU outputs), gathered once per layer."""
     layers = dims.shape[0]
     width = 0
     for i in range(layers):
         width = max(width, dims[i])
-    h = scratch[:width]
+    h = scratch[:width]  # the layer's non-zero inputs, compacted
     nxt = scratch[width : 2 * width]
-    d = dims[0]
-    for j in range(d):
-        h[j] = x[j]
+    idx = np.empty(width, np.int64)  # their positions
+    nz = _compact(x, dims[0], h, idx)
     off = 0
     for i in range(1, layers - 1):
         rows, cols = dims[i], dims[i - 1]
         for r in range(rows):
             acc = params[off + rows * cols + r]
             base = off + r * cols
-            for c in range(cols):
-                if h[c] != 0.0:
-                    acc += params[base + c] * h[c]
+            for k in range(nz):
+                acc += params[base + idx[k]] * h[k]
             nxt[r] = acc if acc > 0.0 else 0.0
         off += rows * cols + rows
-        for r in range(rows):
-            h[r] = nxt[r]
-        d = rows
+        nz = _compact(nxt, rows, h, idx)
+    d = dims[layers - 2]
     actions = dims[layers - 1]
     for i in range(n):
         a = legal[i]
         acc = params[off + actions * d + a]
         base = off + a * d
-        for c in range(d):
-            if h[c] != 0.0:
-                acc += params[base + c] * h[c]
+        for k in range(nz):
+            acc += params[base + idx[k]] * h[k]
         out[i] = acc
     off += actions * d + actions
     acc = params[off + d]
-    for c in range(d):
-        acc += params[off + c] * h[c]
+    for k in range(nz):
+        acc += params[off + idx[k]] * h[k]
     return np.tanh(acc)
+
+
+@njit(cache=True, inline="always")
+def _compact(v, d, values, idx):
+    """The non-zero entries of ``v[:d]`` into ``values`` and their positions into ``idx``;
+    returns how many."""
+    nz = 0
+    for j in range(d):
+        if v[j] != 0.0:
+            values[nz] = v[j]
+            idx[nz] = j
+            nz += 1
+    return nz
