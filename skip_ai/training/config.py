@@ -124,9 +124,9 @@ def load_train_config(path: str | Path) -> TrainConfig:
         _check_numbers(c)
         game = _check_game(c)
         _check_references(c, game)
-        out = Path(c.get("out", f"runs/{c['name']}"))
         if not isinstance(c.get("out", ""), str):
             raise ValueError(f"out must be a folder's path (got {c['out']!r})")
+        out = Path(c.get("out", f"runs/{c['name']}"))
         output_folder(out, "out")
     except ValueError as e:
         raise TrainConfigError(f"{path}: {e}") from None

@@ -210,9 +210,7 @@ def _loop(config: TrainConfig, state: State, pool, bar: tqdm) -> None:
         state.cpu += fit_cpu + chunk.cpu
         at_eval = state.decisions // config.eval_every > previous // config.eval_every
         if at_eval or _done(config, state):
-            _save_model(state.net, _snapshot(out, state.decisions))
-            _save_model(state.net, out / "model.npz")
-        _record_cpu(out, state)
+            _snapshot_now(out, state)
         state.save(out / "checkpoint.npz")
         bar.update(state.decisions - previous)
         bar.set_postfix(
@@ -224,6 +222,9 @@ def _loop(config: TrainConfig, state: State, pool, bar: tqdm) -> None:
         )
         if at_eval or _done(config, state):
             _evaluate_missing(config, game)
+    if not _snapshot(out, state.decisions).exists():  # resumed with a smaller budget
+        _snapshot_now(out, state)
+        _evaluate_missing(config, game)
 
 
 def _done(config: TrainConfig, state: State) -> bool:
@@ -276,14 +277,16 @@ def _save_model(net: PolicyValueNet, path: Path) -> None:
     net.save(path)
 
 
-def _record_cpu(out: Path, state: State) -> None:
-    """The training CPU seconds at each snapshot not yet timed (for the curve's x axis)."""
+def _snapshot_now(out: Path, state: State) -> None:
+    """Save the model as the snapshot of this point and as ``model.npz``, and record the
+    training CPU seconds it took (the curve's x axis)."""
+    snap = _snapshot(out, state.decisions)
+    _save_model(state.net, snap)
+    _save_model(state.net, out / "model.npz")
     path = out / "cpu.json"
     times = json.loads(path.read_text()) if path.exists() else {}
-    snap = _snapshot(out, state.decisions)
-    if snap.exists() and snap.stem not in times:
-        times[snap.stem] = state.cpu
-        _write_json(path, times)
+    times.setdefault(snap.stem, state.cpu)
+    _write_json(path, times)
 
 
 def _evaluate_missing(config: TrainConfig, game: KernelGame) -> None:
