@@ -227,8 +227,8 @@ def test_train_resumes_after_kill_9_to_the_same_end(tmp_path):
     assert _chunks(tmp_path / "killed") < 5  # stopped midway
     again = _train(killed)
     assert again.wait(timeout=600) == 0, again.stderr.read()
-    a = PolicyValueNet.load(tmp_path / "whole" / "model.npz", GAME)
-    b = PolicyValueNet.load(tmp_path / "killed" / "model.npz", GAME)
+    a = PolicyValueNet.load(tmp_path / "whole" / "model.npz", load(GAME))
+    b = PolicyValueNet.load(tmp_path / "killed" / "model.npz", load(GAME))
     assert np.array_equal(a.params, b.params)
     curve_a = (tmp_path / "whole" / "curve.json").read_text()
     curve_b = (tmp_path / "killed" / "curve.json").read_text()
