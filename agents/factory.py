@@ -100,6 +100,7 @@ def _load_kinds() -> None:
         heuristic_agent,
         human,
         ismcts,
+        learned,
         openspiel_bots,
         random_agent,  # (each registers its kinds)
     )

@@ -2,8 +2,10 @@
 
 Options (every one a field of :class:`agents.search_config.SearchConfig`, which says what each
 does and checks them): ``uct_c`` (default 0.7), ``rollout=heuristic|random|model``,
-``rollout_eps``, ``heuristic_prior=true``, ``prior_c``, ``model=PATH`` (a policy/value model,
-:mod:`agents.model`, trained by ``skip-ai train``), ``value_after=N``, ``final=visits|value``;
+``rollout_eps``, ``heuristic_prior=true``, ``prior_c``, ``model=PATH`` (a model,
+:mod:`agents.model`, e.g. a deep Monte-Carlo Q model trained by ``skip-ai train``: the softmax
+of its outputs / ``temperature`` is the prior), ``temperature``, ``value_after=N`` (the model's
+value head as the leaf value), ``final=visits|value``;
 and two files: ``weights=PATH.json`` (heuristic weights tuned by ``skip-ai tune``, for the
 heuristic rollouts and prior) and ``tuned=PATH.json`` (``uct_c``, ``rollout_eps``, the heuristic
 prior's ``prior_c`` and the heuristic's weights, tuned together by ``skip-ai tune --search`` or
@@ -91,7 +93,7 @@ class ISMCTSBot(pyspiel.Bot):
             lo=game.min_utility(),
             span=game.max_utility() - game.min_utility(),
             dims=model.dims if model else np.zeros(0, np.int64),
-            params=model.params if model else np.zeros(0, np.float64),
+            params=model.tempered_params(config.temperature) if model else np.zeros(0),
             prior_c=config.effective_prior_c,
             value_after=value_after,
             side=side,

@@ -1,4 +1,4 @@
-"""Policy/value models for ISMCTS: a dense network held as two flat arrays, run inside Numba.
+"""Policy/value and Q models: a dense network held as two flat arrays, run inside Numba.
 
 **The interface the search sees** is only ``(dims, params)`` and :func:`net_logits`:
 
@@ -8,15 +8,24 @@
   ``b_i``; the policy head ``W`` (``A × h_k``) and ``b`` (``A``); the value head ``w``
   (``h_k``) and ``b`` (1). The value is ``tanh(w·h + b)``, the mover's return mapped to [-1, 1].
 
+**Two kinds** share the layout. A ``policy_value`` model's action outputs are policy logits
+(fitted by :func:`fit` to search visits). A ``q`` model (deep Monte-Carlo, fitted by
+:func:`fit_q`) reads them as Q(s, a): the mover's final return, mapped to [-1, 1] from the
+game's utility range, after playing ``a`` in the position observed; its value head is fitted to
+the same returns, so it estimates the value of the position under the policy that generated
+the data. ISMCTS uses either kind unchanged: the softmax of the action outputs (for a ``q``
+model, of Q / temperature) as its prior, the value head as its leaf value.
+
 Any model that can be written in this layout plugs into the search unchanged: a PyTorch MLP
 (``nn.Linear`` + ``ReLU`` layers, a policy and a value head) exports by concatenating its weight
 tensors in that order and saving through :meth:`PolicyValueNet.save`. This module's own trainer
 (:func:`fit`) is plain numpy (Adam), so training runs on a small CPU machine.
 
 Files are ``.npz`` without pickles (``allow_pickle=False``), with the metadata ``format``,
-``game`` (the full game string), ``obs_size``, ``num_actions`` and ``generation``; a file for
-another game, with the wrong sizes, or otherwise malformed is refused with a message saying what
-is wrong.
+``kind``, ``game`` (the full game string), ``features`` (the game's observation version,
+``GameSpec.observation_version``), ``obs_size``, ``num_actions`` and ``generation``; a file for
+another game, for other features, with the wrong sizes, or otherwise malformed is refused with
+a message saying what is wrong.
 """
 
 from __future__ import annotations
@@ -30,8 +39,20 @@ from numba import njit
 
 from skip_ai.pyspiel_wrapper import same_game
 
-FORMAT = "skip_ai.policy_value_net/1"
-_KEYS = {"format", "game", "obs_size", "num_actions", "generation", "dims", "params"}
+FORMAT = "skip_ai.policy_value_net/2"
+"""Version 2 added ``kind`` and ``features``; version 1 files (never committed) are refused."""
+KINDS = ("policy_value", "q")
+_KEYS = {
+    "format",
+    "kind",
+    "game",
+    "features",
+    "obs_size",
+    "num_actions",
+    "generation",
+    "dims",
+    "params",
+}
 
 
 def param_count(dims: np.ndarray) -> int:
@@ -51,6 +72,9 @@ class PolicyValueNet:
     dims: np.ndarray
     params: np.ndarray
     generation: int = 0
+    kind: str = "policy_value"
+    features: int = 1
+    """The observation version of the game the model reads (``GameSpec.observation_version``)."""
 
     @property
     def obs_size(self) -> int:
@@ -62,10 +86,21 @@ class PolicyValueNet:
 
     @classmethod
     def initial(
-        cls, game: str, obs_size: int, num_actions: int, hidden: tuple[int, ...] = (), seed: int = 0
+        cls,
+        game: str,
+        obs_size: int,
+        num_actions: int,
+        hidden: tuple[int, ...] = (),
+        seed: int = 0,
+        kind: str = "policy_value",
+        features: int = 1,
     ) -> PolicyValueNet:
         """A fresh network: hidden layers He-initialised, heads zero (a uniform prior and a
-        value of 0), so generation 0 plays like plain ISMCTS."""
+        value of 0), so generation 0 plays like plain ISMCTS. A ``q`` model's action head
+        starts with small random weights instead, so that its greedy moves are not all the
+        lowest action id."""
+        if kind not in KINDS:
+            raise ValueError(f"model kind must be one of {', '.join(KINDS)} (got {kind!r})")
         dims = np.array([obs_size, *hidden, num_actions], np.int64)
         rng = np.random.default_rng(seed)
         parts = []
@@ -73,7 +108,12 @@ class PolicyValueNet:
             parts.append(rng.normal(0, np.sqrt(2 / dims[i - 1]), dims[i] * dims[i - 1]))
             parts.append(np.zeros(dims[i]))
         parts.append(np.zeros(param_count(dims) - sum(len(p) for p in parts)))
-        return cls(game, dims, np.concatenate(parts).astype(np.float64), 0)
+        params = np.concatenate(parts).astype(np.float64)
+        if kind == "q":
+            off = _policy_offset(dims)
+            size = dims[-1] * dims[-2]
+            params[off : off + size] = rng.normal(0, 0.01, size)
+        return cls(game, dims, params, 0, kind, int(features))
 
     def check_game(self, game: str | pyspiel.Game) -> None:
         """Refuse a model trained for another game (the full game strings must match); given
@@ -81,6 +121,12 @@ class PolicyValueNet:
         the search would read past the end of the observation or the moves."""
         if not same_game(self.game, game):
             raise ValueError(f"this model was trained for {self.game}, not {game}")
+        version = getattr(getattr(game, "spec", None), "observation_version", self.features)
+        if self.features != version:
+            raise ValueError(
+                f"this model reads observation version {self.features}; {game} now writes "
+                f"version {version} (retrain it)"
+            )
         if isinstance(game, pyspiel.Game):
             sizes = (game.observation_tensor_size(), game.num_distinct_actions())
             if (self.obs_size, self.num_actions) != sizes:
@@ -99,7 +145,9 @@ class PolicyValueNet:
             np.savez(
                 f,
                 format=np.array(FORMAT),
+                kind=np.array(self.kind),
                 game=np.array(self.game),
+                features=np.int64(self.features),
                 obs_size=np.int64(self.obs_size),
                 num_actions=np.int64(self.num_actions),
                 generation=np.int64(self.generation),
@@ -120,13 +168,15 @@ class PolicyValueNet:
                 data = {k: z[k] for k in z.files}
         except Exception as e:  # not a zip, truncated, or holding pickled objects
             raise ValueError(f"{path} is not a model file (.npz without pickles): {e}") from None
-        missing = _KEYS - set(data)
-        if missing:
-            raise ValueError(f"{path} is not a model file: missing {', '.join(sorted(missing))}")
-        if str(data["format"]) != FORMAT:
+        if "format" in data and str(data["format"]) != FORMAT:
             raise ValueError(
                 f"{path}: unknown model format {str(data['format'])!r} (expected {FORMAT!r})"
             )
+        missing = _KEYS - set(data)
+        if missing:
+            raise ValueError(f"{path} is not a model file: missing {', '.join(sorted(missing))}")
+        if str(data["kind"]) not in KINDS:
+            raise ValueError(f"{path}: unknown model kind {str(data['kind'])!r}")
         dims = np.asarray(data["dims"])
         params = np.asarray(data["params"])
         if dims.ndim != 1 or len(dims) < 2 or dims.dtype.kind not in "iu" or (dims < 1).any():
@@ -144,13 +194,29 @@ class PolicyValueNet:
             )
         if not np.isfinite(params).all():
             raise ValueError(f"{path}: the parameters hold NaN or infinite values")
-        net = cls(str(data["game"]), dims, params.astype(np.float64), int(data["generation"]))
+        net = cls(
+            str(data["game"]),
+            dims,
+            params.astype(np.float64),
+            int(data["generation"]),
+            str(data["kind"]),
+            int(data["features"]),
+        )
         if game is not None:
             try:
                 net.check_game(game)
             except ValueError as e:
                 raise ValueError(f"{path}: {e}") from None
         return net
+
+    def tempered_params(self, temperature: float) -> np.ndarray:
+        """A copy of the parameters with the action outputs divided by ``temperature``: the
+        search's prior, the softmax of the outputs, becomes that of outputs / temperature
+        (a ``q`` model's Q values lie in [-1, 1]: a small temperature sharpens its prior)."""
+        params = self.params.copy()
+        off = _policy_offset(self.dims)
+        params[off : off + self.dims[-1] * (self.dims[-2] + 1)] /= temperature
+        return params
 
     def forward(
         self, obs: np.ndarray, policy: bool = True
@@ -203,9 +269,7 @@ def fit(
         if target is not None
         else np.r_[0 : _policy_offset(net.dims), _value_offset(net.dims) : len(net.params)]
     )
-    m = np.zeros(len(sel))
-    v = np.zeros(len(sel))
-    step = 0
+    adam = Adam(len(sel))
     n = len(obs)
     losses = {"policy": float("nan"), "value": float("nan")}
     for _ in range(epochs):
@@ -222,12 +286,7 @@ def fit(
                 value_weight,
             )
             grad += l2 * net.params[sel]
-            step += 1
-            m = 0.9 * m + 0.1 * grad
-            v = 0.999 * v + 0.001 * grad * grad
-            mhat = m / (1 - 0.9**step)
-            vhat = v / (1 - 0.999**step)
-            net.params[sel] -= lr * mhat / (np.sqrt(vhat) + 1e-8)
+            net.params[sel] -= adam.step(grad, lr)
             tot_p += lp * len(idx)
             tot_v += lv * len(idx)
         losses = {"policy": tot_p / n, "value": tot_v / n}
@@ -262,7 +321,6 @@ def _gradient(net, obs, legal, target, value, value_weight):
         loss_p = -(target * safe).sum() / nb
         d_logits = (p - target) / nb  # (N, A); zero where illegal
     d_val = value_weight * 2 * (val - value) * (1 - val**2) / nb  # through tanh
-    grads = []
     dims = net.dims
     # heads, on the last hidden layer h
     h = acts[-1]
@@ -275,58 +333,152 @@ def _gradient(net, obs, legal, target, value, value_weight):
     else:
         head = [(d_logits.T @ h).ravel(), d_logits.sum(axis=0), d_val @ h, [d_val.sum()]]
         dh = d_logits @ Wp + np.outer(d_val, wv)
-    # hidden layers, last to first
-    off = off_p
+    grads = _backprop_hidden(net, acts, dh)
+    grad = np.concatenate(grads + [np.asarray(g, np.float64).ravel() for g in head])
+    return grad, float(loss_p), float(loss_v)
+
+
+def _backprop_hidden(net: PolicyValueNet, acts: list[np.ndarray], dh: np.ndarray) -> list:
+    """The gradients of the hidden layers (``W_1``, ``b_1``, …, in parameter order), given
+    the loss's gradient ``dh`` with respect to the last hidden layer."""
+    dims = net.dims
+    grads = []
+    off = _policy_offset(dims)
     for i in range(len(dims) - 2, 0, -1):
         rows, cols = dims[i], dims[i - 1]
         off -= rows * cols + rows
         W = net.params[off : off + rows * cols].reshape(rows, cols)
         dz = dh * (acts[i] > 0)
         grads = [(dz.T @ acts[i - 1]).ravel(), dz.sum(axis=0)] + grads
-        dh = dz @ W
-    grad = np.concatenate(grads + [np.asarray(g, np.float64).ravel() for g in head])
-    return grad, float(loss_p), float(loss_v)
+        if i > 1:  # the input's gradient is not needed
+            dh = dz @ W
+    return grads
+
+
+class Adam:
+    """Adam's moment estimates for ``n`` parameters (β = 0.9, 0.999), kept between calls so
+    that a streaming learner (and its checkpoints) continues where it stopped."""
+
+    def __init__(self, n: int):
+        self.m = np.zeros(n)
+        self.v = np.zeros(n)
+        self.t = 0
+
+    def step(self, grad: np.ndarray, lr: float) -> np.ndarray:
+        """The update to subtract from the parameters for ``grad``."""
+        self.t += 1
+        self.m = 0.9 * self.m + 0.1 * grad
+        self.v = 0.999 * self.v + 0.001 * grad * grad
+        mhat = self.m / (1 - 0.9**self.t)
+        vhat = self.v / (1 - 0.999**self.t)
+        return lr * mhat / (np.sqrt(vhat) + 1e-8)
+
+
+def fit_q(
+    net: PolicyValueNet,
+    obs: np.ndarray,
+    actions: np.ndarray,
+    target: np.ndarray,
+    adam: Adam,
+    lr: float,
+    batch: int,
+    rng: np.random.Generator,
+    max_norm: float = 40.0,
+) -> float:
+    """One pass of deep Monte-Carlo over the samples, in shuffled mini-batches: Q(s, a) of the
+    action taken regressed on the return ``target`` (in [-1, 1]) by squared error, and the
+    value head on the same return (through its tanh); each batch's gradient is clipped to
+    norm ``max_norm`` (as DouZero does) and applied by ``adam``. Returns the mean Q loss."""
+    total = 0.0
+    order = rng.permutation(len(obs))
+    for start in range(0, len(obs), batch):
+        idx = order[start : start + batch]
+        x = obs[idx].astype(np.float64)  # one dtype: numpy's mixed products are slow
+        grad, loss = q_gradient(net, x, actions[idx], target[idx].astype(np.float64))
+        norm = np.sqrt(grad @ grad)
+        if norm > max_norm:
+            grad *= max_norm / norm
+        net.params -= adam.step(grad, lr)
+        total += loss * len(idx)
+    return total / max(len(obs), 1)
+
+
+def q_gradient(
+    net: PolicyValueNet, obs: np.ndarray, actions: np.ndarray, target: np.ndarray
+) -> tuple[np.ndarray, float]:
+    """The gradient (over every parameter) of the mean of (Q(s, a) − target)² plus (V(s) −
+    target)², and the Q part of that loss. Only the action rows taken are touched: a game
+    can have tens of thousands of actions."""
+    nb = len(obs)
+    dims = net.dims
+    _, val, acts = net.forward(obs, policy=False)
+    h = acts[-1]
+    off_p = _policy_offset(dims)
+    a_n, h_n = dims[-1], dims[-2]
+    Wp = net.params[off_p : off_p + a_n * h_n].reshape(a_n, h_n)
+    bp = net.params[off_p + a_n * h_n : off_p + a_n * h_n + a_n]
+    wv = net.params[_value_offset(dims) : _value_offset(dims) + h_n]
+    q = (Wp[actions] * h).sum(axis=1) + bp[actions]
+    d_q = 2 * (q - target) / nb
+    d_val = 2 * (val - target) * (1 - val**2) / nb
+    d_wp = np.zeros((a_n, h_n))
+    np.add.at(d_wp, actions, d_q[:, None] * h)
+    d_bp = np.bincount(actions, weights=d_q, minlength=a_n)
+    dh = d_q[:, None] * Wp[actions] + np.outer(d_val, wv)
+    grads = _backprop_hidden(net, acts, dh)
+    grad = np.concatenate([*grads, d_wp.ravel(), d_bp, d_val @ h, [d_val.sum()]])
+    return grad, float(((q - target) ** 2).mean())
 
 
 @njit(cache=True)
 def net_logits(dims, params, x, legal, n, out, scratch):
     """Logits of the legal actions ``legal[:n]`` into ``out[:n]`` for observation ``x``;
     returns the value. ``scratch`` holds ``2 × max(dims)`` floats. Only the policy rows of the
-    legal actions are computed, and only the non-zero inputs of the first layer are read."""
+    legal actions are computed, and each layer reads only its non-zero inputs (observations
+    are mostly zeros, and so are about half of the ReLU outputs), gathered once per layer."""
     layers = dims.shape[0]
     width = 0
     for i in range(layers):
         width = max(width, dims[i])
-    h = scratch[:width]
+    h = scratch[:width]  # the layer's non-zero inputs, compacted
     nxt = scratch[width : 2 * width]
-    d = dims[0]
-    for j in range(d):
-        h[j] = x[j]
+    idx = np.empty(width, np.int64)  # their positions
+    nz = _compact(x, dims[0], h, idx)
     off = 0
     for i in range(1, layers - 1):
         rows, cols = dims[i], dims[i - 1]
         for r in range(rows):
             acc = params[off + rows * cols + r]
             base = off + r * cols
-            for c in range(cols):
-                if h[c] != 0.0:
-                    acc += params[base + c] * h[c]
+            for k in range(nz):
+                acc += params[base + idx[k]] * h[k]
             nxt[r] = acc if acc > 0.0 else 0.0
         off += rows * cols + rows
-        for r in range(rows):
-            h[r] = nxt[r]
-        d = rows
+        nz = _compact(nxt, rows, h, idx)
+    d = dims[layers - 2]
     actions = dims[layers - 1]
     for i in range(n):
         a = legal[i]
         acc = params[off + actions * d + a]
         base = off + a * d
-        for c in range(d):
-            if h[c] != 0.0:
-                acc += params[base + c] * h[c]
+        for k in range(nz):
+            acc += params[base + idx[k]] * h[k]
         out[i] = acc
     off += actions * d + actions
     acc = params[off + d]
-    for c in range(d):
-        acc += params[off + c] * h[c]
+    for k in range(nz):
+        acc += params[off + idx[k]] * h[k]
     return np.tanh(acc)
+
+
+@njit(cache=True, inline="always")
+def _compact(v, d, values, idx):
+    """The non-zero entries of ``v[:d]`` into ``values`` and their positions into ``idx``;
+    returns how many."""
+    nz = 0
+    for j in range(d):
+        if v[j] != 0.0:
+            values[nz] = v[j]
+            idx[nz] = j
+            nz += 1
+    return nz

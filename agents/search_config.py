@@ -58,7 +58,12 @@ class SearchConfig:
     prior_c: float = 1.0
     """The weight of the prior (the model's or the heuristic's) in selection."""
     model: str | None = None
-    """A policy/value model file (:mod:`agents.model`): its policy is the search's prior."""
+    """A model file (:mod:`agents.model`): the softmax of its action outputs (a ``q`` model's
+    Q values, a ``policy_value`` model's logits) over the legal moves is the search's prior,
+    and its value head the leaf value (``value_after``)."""
+    temperature: float = 1.0
+    """With a model: the prior is the softmax of the action outputs divided by this (a ``q``
+    model's outputs lie in [-1, 1], so its useful temperatures are well below 1)."""
     value_after: int | None = None
     """With a model: a rollout stops at its first decision after this many of its moves and
     backs up the model's value of that position (0: at the new leaf itself)."""
@@ -124,6 +129,12 @@ class SearchConfig:
 
     def _check_model(self) -> None:
         """What needs a model, and what cannot go with one."""
+        self._set(
+            "temperature",
+            _number("temperature", self.temperature, "a finite number > 0", lambda x: x > 0),
+        )
+        if self.temperature != 1.0 and self.model is None:
+            raise ValueError("ismcts: temperature needs a model=PATH (it tempers its prior)")
         if self.model is not None and not isinstance(self.model, str):
             raise ValueError(f"ismcts: model must be a file path (got {self.model!r})")
         if self.rollout == "model" and self.model is None:

@@ -128,11 +128,7 @@ def test_training_config_numbers_and_out(tmp_path, line, message):
     from skip_ai.training.config import TrainConfigError, load_train_config
 
     path = tmp_path / "t.toml"
-    path.write_text(
-        f'name = "t"\ngame = "{G2}"\ngenerations = 1\ngames = 2\n'
-        f'search = "ismcts(iterations=5)"\neval_search = "ismcts(iterations=5)"\n'
-        f"{line}\n"
-    )
+    path.write_text(f'name = "t"\ngame = "{G2}"\ndecisions = 1000\n{line}\n')
     with pytest.raises(TrainConfigError, match=message):
         load_train_config(path)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["t.toml"]

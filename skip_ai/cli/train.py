@@ -1,4 +1,4 @@
-"""``skip-ai train``: expert iteration, generation by generation (resumable)."""
+"""``skip-ai train``: deep Monte-Carlo training of a Q model (resumable)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from skip_ai.cli.output import interrupted
 def add_parsers(sub: argparse._SubParsersAction) -> None:
     train = sub.add_parser(
         "train",
-        help="expert iteration: self-play, fit a model, evaluate, per generation (rerun resumes)",
+        help="deep Monte-Carlo: self-play in Numba, fit a Q model, evaluate (rerun resumes)",
     )
     train.add_argument("config", help="a training config (TOML)")
     train.set_defaults(run=run)
@@ -21,15 +21,15 @@ def run(args: argparse.Namespace) -> int:
 
     config = load_train_config(args.config)
     try:
-        gens = run_training(config)
+        curve = run_training(config)
     except KeyboardInterrupt:
-        return interrupted("finished steps are kept in", config.out)
-    for g in gens:
-        print(
-            f"gen {g.generation}: {g.samples} samples, policy loss {g.policy_loss:.3f}, "
-            f"vs previous {g.vs_previous[0]:.3f} [{g.vs_previous[1]:.3f}, "
-            f"{g.vs_previous[2]:.3f}], vs plain ISMCTS {g.vs_plain[0]:.3f} "
-            f"[{g.vs_plain[1]:.3f}, {g.vs_plain[2]:.3f}]"
-        )
-    print(f"models in {config.out / 'models'}")
+        return interrupted("the last checkpoint is kept in", config.out)
+    last = max(r["decisions"] for r in curve)
+    for r in curve:
+        if r["decisions"] == last:
+            print(
+                f"after {last} decisions: vs {r['reference']} {r['score']:.3f} "
+                f"[{r['lo']:.3f}, {r['hi']:.3f}]"
+            )
+    print(f"model: {config.out / 'model.npz'}; curve: {config.out / 'curve.png'}")
     return 0

@@ -152,6 +152,10 @@ class GameSpec:
     re-deals only part of the history (the rest replays as played), when players' actions can
     name hidden cards, or when ``resample`` also redraws hidden choices, which a card
     permutation cannot express (Sixty-six does all three)."""
+    observation_version: int = 1
+    """The version of what the kernel's ``observation(s, p, out)`` writes (the features a
+    learned model reads): raised whenever its layout or meaning changes, so that a model
+    trained on the old features is refused (:mod:`agents.model`)."""
 
     @property
     def seat_teams(self) -> text.TeamNames:

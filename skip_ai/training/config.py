@@ -1,46 +1,62 @@
-"""A training run's configuration (``skip-ai train CONFIG.toml``).
+"""A training run's configuration (``skip-ai train CONFIG.toml``): deep Monte-Carlo.
 
 ```toml
-name = "brook"                          # the run's name
-game = "skip_brook(players=4)"
-seed = 0                                # the run's seed (default 0)
-generations = 4                         # models trained: gen1 .. genN
-games = 60                              # self-play games per generation
-search = "ismcts(iterations=300)"       # the expert; from gen 2 on it uses the last model
-hidden = []                             # hidden layer widths ([] = softmax-linear)
-epochs = 30                             # fitting passes over the samples
-lr = 0.01                               # Adam step
-l2 = 0.0001                             # weight decay
-window = 2                              # generations of samples each fit uses
-eval_deals = 20                         # duplicate deals per evaluation match
-eval_search = "ismcts(iterations=300)"  # both sides of the evaluation matches
-out = "runs/train-brook"                # relative to the working directory
+name = "columns"                       # the run's name
+game = "skip_columns"                  # the full game string (parameters allowed)
+seed = 0                               # self-play deals, initial weights, batch order
+decisions = 4_000_000                  # stop after learning this many samples, and/or
+cpu_minutes = 25                       # after this much CPU (learner + actor), at a chunk's end
+hidden = [256, 128]                    # hidden layer widths
+lr = 0.0005                            # Adam step
+batch = 512                            # samples per gradient step
+chunk = 20_000                         # samples per self-play batch (each learned once)
+eps_start = 0.2                        # exploration: uniformly random moves, decaying
+eps_end = 0.02                         #   linearly from eps_start to eps_end
+eps_decisions = 2_000_000              #   over this many samples
+eval_every = 500_000                   # samples between evaluations of the model
+eval_deals = 40                        # duplicate deals per evaluation match
+eval_seed = 1_000                      # their seed family (keep it apart from `seed`)
+references = ["heuristic", "random", "ismcts(iterations=50)"]
+actors = 1                             # self-play in a second process (0: in the learner's)
+out = "runs/columns"                   # relative to the working directory
 ```
 
-Every mistake is a :class:`TrainConfigError` naming the file and the field.
+At least one of ``decisions`` and ``cpu_minutes`` is required. Every mistake is a
+:class:`TrainConfigError` naming the file and the field.
 """
 
 from __future__ import annotations
 
 import math
 import tomllib
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
-from agents import make_agent, parse_spec
+from agents import make_agent
 from skip_ai.paths import output_folder
-from skip_ai.pyspiel_wrapper import load
+from skip_ai.pyspiel_wrapper import KernelGame, load
 
-_DEFAULTS = {
+_DEFAULTS: dict[str, Any] = {
     "seed": 0,
-    "hidden": [],
-    "epochs": 30,
-    "lr": 0.01,
-    "l2": 1e-4,
-    "window": 2,
-    "eval_deals": 20,
+    "decisions": None,
+    "cpu_minutes": None,
+    "hidden": [256, 128],
+    "lr": 5e-4,
+    "batch": 512,
+    "chunk": 20_000,
+    "eps_start": 0.2,
+    "eps_end": 0.02,
+    "eps_decisions": 2_000_000,
+    "eval_every": 500_000,
+    "eval_deals": 40,
+    "eval_seed": 1_000,
+    "references": ["heuristic", "random"],
+    "actors": 1,
 }
-_REQUIRED = {"name", "game", "generations", "games", "search", "eval_search"}
+_REQUIRED = {"name", "game"}
+_POSITIVE = ("batch", "chunk", "eps_decisions", "eval_every", "eval_deals")
+_UNIT = ("eps_start", "eps_end")
 
 
 class TrainConfigError(ValueError):
@@ -52,46 +68,40 @@ class TrainConfig:
     name: str
     game: str  # the full game string
     seed: int
-    generations: int
-    games: int
-    search: str
+    decisions: int | None
+    cpu_minutes: float | None
     hidden: tuple[int, ...]
-    epochs: int
     lr: float
-    l2: float
-    window: int
+    batch: int
+    chunk: int
+    eps_start: float
+    eps_end: float
+    eps_decisions: int
+    eval_every: int
     eval_deals: int
-    eval_search: str
+    eval_seed: int
+    references: tuple[str, ...]
+    actors: int
     out: Path
 
     def identity(self) -> dict:
-        """What a resumed run must share with the run that wrote the folder."""
-        return {
-            "name": self.name,
-            "game": self.game,
-            "seed": self.seed,
-            "games": self.games,
-            "search": self.search,
-            "hidden": list(self.hidden),
-            "epochs": self.epochs,
-            "lr": self.lr,
-            "l2": self.l2,
-            "window": self.window,
-            "eval_deals": self.eval_deals,
-            "eval_search": self.eval_search,
-        }
+        """What a resumed run must share with the run that wrote the folder (the budget may
+        change: a run can be extended)."""
+        ident = asdict(self)
+        for key in ("decisions", "cpu_minutes", "actors", "out"):
+            del ident[key]
+        ident["hidden"] = list(self.hidden)
+        ident["references"] = list(self.references)
+        return ident
 
-
-def with_model(spec: str, model: Path | None) -> str:
-    """``spec`` (an ISMCTS spec) with ``model=PATH`` added, or unchanged for no model."""
-    if model is None:
-        return spec
-    name, kwargs = parse_spec(spec)
-    kwargs["model"] = str(model)
-    return f"{name}({','.join(f'{k}={v}' for k, v in kwargs.items())})"
+    def eps(self, decisions: int) -> float:
+        """The exploration rate after ``decisions`` samples."""
+        f = min(decisions / self.eps_decisions, 1.0)
+        return self.eps_start + f * (self.eps_end - self.eps_start)
 
 
 def load_train_config(path: str | Path) -> TrainConfig:
+    """The config in the TOML file ``path``, checked field by field."""
     path = Path(path)
     if not path.is_file():
         raise TrainConfigError(f"no training config at {path}")
@@ -110,52 +120,95 @@ def load_train_config(path: str | Path) -> TrainConfig:
     if missing:
         raise TrainConfigError(f"{path}: missing field(s) {', '.join(sorted(missing))}")
     c = {**_DEFAULTS, **raw}
-    for key in ("generations", "games", "epochs", "window", "eval_deals"):
-        if not isinstance(c[key], int) or isinstance(c[key], bool) or c[key] < 1:
-            raise TrainConfigError(f"{path}: {key} must be a positive integer (got {c[key]!r})")
-    for key in ("lr", "l2"):
-        if (
-            isinstance(c[key], bool)
-            or not isinstance(c[key], (int, float))
-            or not math.isfinite(c[key])
-            or c[key] < 0
-        ):
-            raise TrainConfigError(f"{path}: {key} must be a finite number ≥ 0 (got {c[key]!r})")
-    if "out" in raw and not isinstance(raw["out"], str):
-        raise TrainConfigError(f"{path}: out must be a folder's path (got {raw['out']!r})")
-    if not isinstance(c["hidden"], list) or not all(
-        isinstance(h, int) and h > 0 for h in c["hidden"]
-    ):
-        raise TrainConfigError(f"{path}: hidden must be a list of positive integers")
     try:
-        game = load(c["game"])
-    except Exception as e:
-        raise TrainConfigError(f"{path}: game {c['game']!r}: {e}") from None
-    for key in ("search", "eval_search"):
-        if parse_spec(c[key])[0] != "ismcts":
-            raise TrainConfigError(f"{path}: {key} must be an ismcts spec (got {c[key]!r})")
-        try:
-            make_agent(c[key], game)
-        except ValueError as e:
-            raise TrainConfigError(f"{path}: {key}: {e}") from None
-    out = Path(c.get("out", f"runs/{c['name']}"))
-    try:
+        _check_numbers(c)
+        game = _check_game(c)
+        _check_references(c, game)
+        if not isinstance(c.get("out", ""), str):
+            raise ValueError(f"out must be a folder's path (got {c['out']!r})")
+        out = Path(c.get("out", f"runs/{c['name']}"))
         output_folder(out, "out")
     except ValueError as e:
         raise TrainConfigError(f"{path}: {e}") from None
     return TrainConfig(
-        str(c["name"]),
-        str(game),
-        int(c["seed"]),
-        c["generations"],
-        c["games"],
-        c["search"],
-        tuple(c["hidden"]),
-        c["epochs"],
-        float(c["lr"]),
-        float(c["l2"]),
-        c["window"],
-        c["eval_deals"],
-        c["eval_search"],
-        out,
+        name=str(c["name"]),
+        game=str(game),
+        seed=c["seed"],
+        decisions=c["decisions"],
+        cpu_minutes=None if c["cpu_minutes"] is None else float(c["cpu_minutes"]),
+        hidden=tuple(c["hidden"]),
+        lr=float(c["lr"]),
+        batch=c["batch"],
+        chunk=c["chunk"],
+        eps_start=float(c["eps_start"]),
+        eps_end=float(c["eps_end"]),
+        eps_decisions=c["eps_decisions"],
+        eval_every=c["eval_every"],
+        eval_deals=c["eval_deals"],
+        eval_seed=c["eval_seed"],
+        references=tuple(c["references"]),
+        actors=c["actors"],
+        out=out,
     )
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _is_number(x: Any) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+
+
+def _check_numbers(c: dict) -> None:
+    if not isinstance(c["name"], str) or not c["name"]:
+        raise ValueError(f"name must be a non-empty string (got {c['name']!r})")
+    for key in _POSITIVE:
+        if not _is_int(c[key]) or c[key] < 1:
+            raise ValueError(f"{key} must be a positive integer (got {c[key]!r})")
+    for key in ("seed", "eval_seed"):
+        if not _is_int(c[key]) or c[key] < 0:
+            raise ValueError(f"{key} must be an integer ≥ 0 (got {c[key]!r})")
+    if c["actors"] not in (0, 1) or isinstance(c["actors"], bool):
+        raise ValueError(f"actors must be 0 or 1 (got {c['actors']!r})")
+    if c["decisions"] is None and c["cpu_minutes"] is None:
+        raise ValueError("give a budget: decisions, cpu_minutes or both")
+    if c["decisions"] is not None and (not _is_int(c["decisions"]) or c["decisions"] < 1):
+        raise ValueError(f"decisions must be a positive integer (got {c['decisions']!r})")
+    if c["cpu_minutes"] is not None and not (_is_number(c["cpu_minutes"]) and c["cpu_minutes"] > 0):
+        raise ValueError(f"cpu_minutes must be a finite number > 0 (got {c['cpu_minutes']!r})")
+    if not (_is_number(c["lr"]) and 0 < c["lr"] <= 1):
+        raise ValueError(f"lr must be a finite number in (0, 1] (got {c['lr']!r})")
+    for key in _UNIT:
+        if not (_is_number(c[key]) and 0 <= c[key] <= 1):
+            raise ValueError(f"{key} must be a finite number in [0, 1] (got {c[key]!r})")
+    hidden = c["hidden"]
+    if (
+        not isinstance(hidden, list)
+        or not hidden
+        or not all(_is_int(h) and 1 <= h <= 4096 for h in hidden)
+    ):
+        raise ValueError(f"hidden must be a non-empty list of widths in 1..4096 (got {hidden!r})")
+
+
+def _check_game(c: dict) -> KernelGame:
+    if not isinstance(c["game"], str):
+        raise ValueError(f"game must be a game string (got {c['game']!r})")
+    try:
+        game = load(c["game"])
+    except Exception as e:
+        raise ValueError(f"game {c['game']!r}: {e}") from None
+    if not isinstance(game, KernelGame):
+        raise ValueError(f"game {c['game']!r} is not a skip_ai game")
+    return game
+
+
+def _check_references(c: dict, game: KernelGame) -> None:
+    refs = c["references"]
+    if not isinstance(refs, list) or not refs or not all(isinstance(r, str) for r in refs):
+        raise ValueError(f"references must be a non-empty list of agent specs (got {refs!r})")
+    for ref in refs:
+        try:
+            make_agent(ref, game)
+        except ValueError as e:
+            raise ValueError(f"references: {e}") from None

@@ -1,8 +1,9 @@
 """Value samples from heuristic self-play, played inside the kernel: a fast first generation
 for the value head of the policy/value model.
 
-ISMCTS self-play (:mod:`skip_ai.training.selfplay`) gives the best targets but few of them:
-~100 games per generation on a small machine. The heuristic plays ~10⁵ games a minute, so its
+ISMCTS self-play gives the best targets but few of them: ~100 games per generation on a small
+machine (the expert-iteration trainer that used them learned nothing useful and was replaced
+by deep Monte-Carlo, :mod:`skip_ai.training.dmc`). The heuristic plays ~10⁵ games a minute, so its
 games give the value head enough (observation, final return) pairs to learn what a position is
 worth under that play, which is what a heuristic rollout estimates one sample at a time. Each
 move is uniformly random instead with probability ``eps``, so the samples also cover positions

@@ -8,14 +8,20 @@ cards on the table; ``[126, 180)`` taken by p's team; ``[180, 234)`` taken by th
 board of p's team / other team / 8; ``315, 316`` points / 120; ``317, 318`` marriages / 120;
 ``319, 320`` tricks / 6; ``[321, 325)`` the declarer's relative seat (contracts); ``[325,
 329)`` the contract; ``[329, 333)`` the highest bid; ``333`` redealt deal; ``334`` no more
-extras.
+extras; ``[335, 497)`` per relative seat 1, 2, 3 the cards public events prove it does not hold
+(``NOT_HOLD``: a suit not followed, a trump not played, what a contract showed), 54 each.
+
+Version 2 (``observation_version``) added the last part: a seat's voids are what a player
+knows and a model needs (version 1 could not tell them).
 """
 
 from numba import njit
 
+from skip_ai.kernel.bits import lowest
 from skip_ai.kernel.state import (
     LOC,
     LOC_TABLE,
+    NOT_HOLD,
     NUM_CARDS,
     OBS_COMMON,
     hidden_from,
@@ -40,7 +46,7 @@ from .layout import (
     SX_TRUMP,
 )
 
-OBS_GAME = 54 * 4 + 4 + 4 + NUM_PHASES + 8 + 4 + 4 + 4 + 2
+OBS_GAME = 54 * 4 + 4 + 4 + NUM_PHASES + 8 + 4 + 4 + 4 + 2 + 3 * NUM_CARDS
 OBS_SIZE = OBS_COMMON + OBS_GAME
 
 
@@ -81,3 +87,10 @@ def observation(s, p, out):
     b += 12
     out[b] = float(s[SX_REDEALT])
     out[b + 1] = float(s[SX_NOX])
+    b += 2
+    for k in range(1, 4):
+        m = s[NOT_HOLD + ((p + k) & 3)]
+        while m:
+            out[b + lowest(m)] = 1.0
+            m &= m - 1
+        b += NUM_CARDS

@@ -55,6 +55,7 @@ SPEC = GameSpec(
     max_chance_outcomes=lambda p: 52,
     max_game_length=_max_length,
     observation_size=lambda p: OBS_SIZE,
+    observation_version=2,
     action_to_string=action_to_string,
     title=title,
     table_lines=table_lines,

@@ -1,0 +1,57 @@
+"""The learned agent: ``"learned(model=FILE)"`` plays a model's best legal move, no search.
+
+The model (:mod:`agents.model`, usually a ``q`` model trained by ``skip-ai train``) scores the
+legal moves from the mover's observation, in Numba (:func:`agents.model.net_logits`, the same
+evaluation as self-play's); the bot plays the highest (the lowest action id on a tie). A forced
+move is played without evaluating anything. The bot is deterministic: its seed is unused.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyspiel
+
+from agents.factory import agent_kind
+from agents.model import PolicyValueNet, net_logits
+from skip_ai.pyspiel_wrapper import KernelGame
+
+
+class LearnedBot(pyspiel.Bot):
+    """Plays argmax of the model's action outputs over the legal moves, for whoever moves."""
+
+    def __init__(self, game: KernelGame, model: PolicyValueNet):
+        pyspiel.Bot.__init__(self)
+        model.check_game(game)
+        self.model = model
+        self._x = np.zeros(model.obs_size, np.float64)
+        self._scores = np.empty(model.num_actions, np.float64)
+        self._scratch = np.empty(2 * int(model.dims.max()), np.float64)
+
+    def restart_at(self, state: pyspiel.State) -> None:
+        pass
+
+    def step(self, state: pyspiel.State) -> int:
+        legal = np.asarray(state.legal_actions(), np.int64)
+        if len(legal) <= 1:
+            return int(legal[0]) if len(legal) else pyspiel.INVALID_ACTION
+        state.write_observation(state.current_player(), self._x)
+        net_logits(
+            self.model.dims,
+            self.model.params,
+            self._x,
+            legal,
+            len(legal),
+            self._scores,
+            self._scratch,
+        )
+        return int(legal[np.argmax(self._scores[: len(legal)])])
+
+
+@agent_kind("learned")
+def make_learned(game: pyspiel.Game, seed: int = 0, model: str | None = None) -> LearnedBot:
+    """``learned(model=PATH.npz)``: the model must be for this game, its features and sizes."""
+    if not isinstance(game, KernelGame):
+        raise ValueError(f"the learned agent plays skip_ai games only (got {game})")
+    if model is None:
+        raise ValueError("learned needs a model: learned(model=PATH.npz)")
+    return LearnedBot(game, PolicyValueNet.load(str(model), game))

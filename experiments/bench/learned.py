@@ -1,0 +1,78 @@
+"""The learned models on held-out duplicate deals (results/learned.md).
+
+    python experiments/bench/learned.py "skip_columns" results/models/skip_columns.npz \
+        --deals 150 --seed 19150 --iterations 100 --out runs/learned-columns.json
+
+Plays, on ``--deals`` duplicate deals of the ``--seed`` family (named before training, never
+used by it: self-play and the training curve use other seed families):
+``learned(model=M)`` vs ``heuristic``, vs ``random``, and vs ``ismcts(iterations=N)``; then
+``ismcts(iterations=N,model=M,temperature=T)`` (the model's prior) vs ``ismcts(iterations=N)``.
+Each score with its 95% interval over deals, and the CPU seconds per move of each side, go to
+``--out`` (JSON) and are printed as Markdown rows.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+from skip_ai.match import match
+from skip_ai.pyspiel_wrapper import load
+
+
+def pairs(model: str, iterations: int, temperature: float) -> list[tuple[str, str]]:
+    plain = f"ismcts(iterations={iterations})"
+    learned = f"learned(model={model})"
+    prior = f"ismcts(iterations={iterations},model={model},temperature={temperature})"
+    return [
+        (learned, "heuristic"),
+        (learned, "random"),
+        (learned, plain),
+        (prior, plain),
+    ]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("game")
+    ap.add_argument("model")
+    ap.add_argument("--deals", type=int, default=150)
+    ap.add_argument("--seed", type=int, default=19150)
+    ap.add_argument("--iterations", type=int, default=100)
+    ap.add_argument("--temperature", type=float, default=0.1)
+    ap.add_argument("--out", type=Path, required=True)
+    args = ap.parse_args()
+    game = load(args.game)
+    rows = []
+    for a, b in pairs(args.model, args.iterations, args.temperature):
+        t0 = time.process_time()
+        r = match(game, a, b, args.deals, seed=args.seed)
+        df = r.games
+        rows.append(
+            {
+                "game": str(game),
+                "a": a,
+                "b": b,
+                "deals": args.deals,
+                "seed": args.seed,
+                "score": r.score,
+                "lo": r.lo,
+                "hi": r.hi,
+                "ms_per_move_a": 1000 * df.seconds_a.sum() / max(df.moves_a.sum(), 1),
+                "ms_per_move_b": 1000 * df.seconds_b.sum() / max(df.moves_b.sum(), 1),
+                "cpu_seconds": time.process_time() - t0,
+            }
+        )
+        print(
+            f"| {game.spec.short_name} | {a} | {b} | {r.score:.3f} [{r.lo:.3f}, {r.hi:.3f}] "
+            f"| {rows[-1]['ms_per_move_a']:.2f} |",
+            flush=True,
+        )
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(json.dumps(rows, indent=1))
+
+
+if __name__ == "__main__":
+    main()

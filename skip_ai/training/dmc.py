@@ -1,0 +1,345 @@
+"""Deep Monte-Carlo training (``skip-ai train``): ε-greedy self-play in Numba, a numpy learner.
+
+The loop, as DouZero's (Zha et al. 2021) without its many actors: self-play with the current Q
+model (:mod:`skip_ai.training.dmc_actor`) produces a *chunk* of samples (observation, action,
+final return); the learner fits Q(s, a) and the value head to the returns over that chunk once,
+in mini-batches (:func:`agents.model.fit_q`), and the chunk is dropped: no replay.
+
+**Both cores.** Chunk ``k + 1`` is played by the model as it was *before* chunk ``k`` was fitted,
+so the actor (a second process with ``actors = 1``) plays chunk ``k + 1`` while the learner
+fits chunk ``k``. The lag is part of the algorithm, not of the timing: a run in one process
+(``actors = 0``) gives the same models bit for bit.
+
+**Checkpoints and resume.** After each chunk, ``OUT/checkpoint.npz`` (the model, the actor's
+model, Adam's moments, the counters) is written atomically; a rerun of the same command after
+a crash or ``kill -9`` continues from it and ends with the same models as a run never
+interrupted (the chunk cut short is played again from the same seed and model). What differs:
+the CPU seconds recorded (the chunk played twice is counted once, only the second time).
+``OUT/run.json`` keeps the config's identity; a changed config is refused (the budget may
+grow).
+
+**The learning curve.** Every ``eval_every`` samples (and at 0 and at the end) the model is
+saved as ``OUT/models/d<samples>.npz`` and plays ``learned(model=…)`` against each reference on
+``eval_deals`` duplicate deals of the ``eval_seed`` family; ``OUT/curve.json`` holds the scores
+with their 95% intervals against the training CPU seconds (learner and actor, evaluation not
+counted: a shared machine's wall clock says little), and ``OUT/curve.png`` plots them.
+``OUT/model.npz`` is the last model.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import functools
+import json
+import multiprocessing
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from tqdm import tqdm
+
+from agents.model import Adam, PolicyValueNet, fit_q
+from skip_ai.kernel.rng import base_seed, derive
+from skip_ai.match import match
+from skip_ai.pyspiel_wrapper import KernelGame, load
+from skip_ai.training.config import TrainConfig
+from skip_ai.training.curve import plot_curve
+from skip_ai.training.dmc_actor import dmc_actor
+
+
+@dataclass
+class Chunk:
+    """One self-play batch: its samples, how many games it took, and the actor's CPU time."""
+
+    obs: np.ndarray
+    actions: np.ndarray
+    target: np.ndarray
+    games: int
+    cpu: float
+
+
+@functools.cache
+def _game(game: str) -> KernelGame:
+    return load(game)
+
+
+def play_chunk(
+    game: str, seed: int, first: int, size: int, dims: np.ndarray, params: np.ndarray, eps: float
+) -> Chunk:
+    """About ``size`` samples of self-play from game ``first`` of the family ``seed`` on
+    (whole games only: fewer than ``size``, never more), the model ``(dims, params)`` playing
+    every seat ε-greedily."""
+    t0 = time.process_time()
+    g = _game(game)
+    margin = g.max_game_length()
+    obs = np.zeros((size + margin, g.obs_size), np.float32)
+    actions = np.zeros(size + margin, np.int64)
+    target = np.zeros(size + margin, np.float32)
+    lo = g.min_utility()
+    games, rows = dmc_actor(g.spec.kernel).play(
+        g.spec.encode(g.resolved),
+        np.uint64(base_seed(seed)),
+        first,
+        margin,
+        dims,
+        params,
+        eps,
+        lo,
+        g.max_utility() - lo,
+        obs,
+        actions,
+        target,
+    )
+    return Chunk(obs[:rows], actions[:rows], target[:rows], int(games), time.process_time() - t0)
+
+
+@dataclass
+class State:
+    """Where a run stands after ``chunks`` chunks (what a checkpoint holds)."""
+
+    net: PolicyValueNet
+    actor_params: np.ndarray  # the model before the last fit: it plays the next chunk
+    adam: Adam
+    chunks: int
+    next_game: int
+    decisions: int
+    cpu: float
+    loss: float
+
+    def save(self, path: Path) -> None:
+        tmp = path.with_name(f".{path.name}.tmp")
+        with open(tmp, "wb") as f:
+            np.savez(
+                f,
+                params=self.net.params,
+                actor_params=self.actor_params,
+                adam_m=self.adam.m,
+                adam_v=self.adam.v,
+                counters=np.array(
+                    [self.adam.t, self.chunks, self.next_game, self.decisions], np.int64
+                ),
+                floats=np.array([self.cpu, self.loss]),
+            )
+        tmp.replace(path)
+
+    @classmethod
+    def load(cls, path: Path, net: PolicyValueNet) -> State:
+        """The checkpoint at ``path``, into the freshly made ``net`` (same layers)."""
+        with np.load(path, allow_pickle=False) as z:
+            if z["params"].shape != net.params.shape:
+                raise ValueError(f"{path}: a checkpoint for other layer sizes")
+            net.params = z["params"].copy()
+            adam = Adam(len(net.params))
+            adam.m, adam.v = z["adam_m"].copy(), z["adam_v"].copy()
+            t, chunks, next_game, decisions = (int(x) for x in z["counters"])
+            adam.t = t
+            cpu, loss = (float(x) for x in z["floats"])
+            return cls(net, z["actor_params"].copy(), adam, chunks, next_game, decisions, cpu, loss)
+
+
+def run_training(config: TrainConfig, progress: bool = True) -> list[dict]:
+    """Run (or resume) the training of ``config``; returns the learning curve's rows."""
+    out = config.out
+    out.mkdir(parents=True, exist_ok=True)
+    _check_identity(config)
+    game = _game(config.game)
+    state = _start(config, game)
+    _evaluate_missing(config, game)
+    if state.decisions == 0 and not _snapshot(out, 0).exists():
+        _save_model(state.net, _snapshot(out, 0))
+        _evaluate_missing(config, game)
+    bar = tqdm(total=config.decisions, initial=state.decisions, unit="dec", disable=not progress)
+    pool = _actor_pool(config.actors)
+    try:
+        _loop(config, state, pool, bar)
+    finally:
+        bar.close()
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
+    return _read_curve(out)
+
+
+def _loop(config: TrainConfig, state: State, pool, bar: tqdm) -> None:
+    out = config.out
+    game = _game(config.game)
+    submit = pool.submit if pool is not None else _now
+    dims = state.net.dims
+    pending = submit(
+        play_chunk,
+        config.game,
+        config.seed,
+        state.next_game,
+        config.chunk,
+        dims,
+        state.actor_params,
+        config.eps(state.decisions),
+    )
+    while not _done(config, state):
+        chunk = pending.result()
+        # the next chunk is played by the model before this fit (see the module docstring)
+        pending = submit(
+            play_chunk,
+            config.game,
+            config.seed,
+            state.next_game + chunk.games,
+            config.chunk,
+            dims,
+            state.net.params.copy(),
+            config.eps(state.decisions + len(chunk.actions)),
+        )
+        before = state.net.params.copy()
+        t0 = time.process_time()
+        rng = np.random.default_rng(int(derive(np.uint64(base_seed(config.seed)), state.chunks)))
+        state.loss = fit_q(
+            state.net,
+            chunk.obs,
+            chunk.actions,
+            chunk.target,
+            state.adam,
+            config.lr,
+            config.batch,
+            rng,
+        )
+        fit_cpu = time.process_time() - t0
+        state.actor_params = before
+        state.chunks += 1
+        state.next_game += chunk.games
+        previous = state.decisions
+        state.decisions += len(chunk.actions)
+        state.cpu += fit_cpu + chunk.cpu
+        at_eval = state.decisions // config.eval_every > previous // config.eval_every
+        if at_eval or _done(config, state):
+            _snapshot_now(out, state)
+        state.save(out / "checkpoint.npz")
+        bar.update(state.decisions - previous)
+        bar.set_postfix(
+            {
+                "dec/s": f"{len(chunk.actions) / max(fit_cpu + chunk.cpu, 1e-9):.0f}",
+                "loss": f"{state.loss:.4f}",
+                "eps": f"{config.eps(state.decisions):.3f}",
+            }
+        )
+        if at_eval or _done(config, state):
+            _evaluate_missing(config, game)
+    if not _snapshot(out, state.decisions).exists():  # resumed with a smaller budget
+        _snapshot_now(out, state)
+        _evaluate_missing(config, game)
+
+
+def _done(config: TrainConfig, state: State) -> bool:
+    return (config.decisions is not None and state.decisions >= config.decisions) or (
+        config.cpu_minutes is not None and state.cpu >= 60 * config.cpu_minutes
+    )
+
+
+class _now:
+    """A finished future holding ``fn(*args)``: the in-process actor."""
+
+    def __init__(self, fn, *args):
+        self._value = fn(*args)
+
+    def result(self):
+        return self._value
+
+
+def _actor_pool(actors: int) -> concurrent.futures.ProcessPoolExecutor | None:
+    if actors == 0:
+        return None
+    return concurrent.futures.ProcessPoolExecutor(
+        1, mp_context=multiprocessing.get_context("spawn")
+    )
+
+
+def _start(config: TrainConfig, game: KernelGame) -> State:
+    """The checkpoint's state, or a fresh one."""
+    net = PolicyValueNet.initial(
+        config.game,
+        game.obs_size,
+        game.num_distinct_actions(),
+        config.hidden,
+        seed=config.seed,
+        kind="q",
+        features=game.spec.observation_version,
+    )
+    path = config.out / "checkpoint.npz"
+    if path.exists():
+        return State.load(path, net)
+    return State(net, net.params.copy(), Adam(len(net.params)), 0, 0, 0, 0.0, float("nan"))
+
+
+def _snapshot(out: Path, decisions: int) -> Path:
+    return out / "models" / f"d{decisions:010d}.npz"
+
+
+def _save_model(net: PolicyValueNet, path: Path) -> None:
+    net.generation = int(path.stem[1:]) if path.stem.startswith("d") else net.generation
+    net.save(path)
+
+
+def _snapshot_now(out: Path, state: State) -> None:
+    """Save the model as the snapshot of this point and as ``model.npz``, and record the
+    training CPU seconds it took (the curve's x axis)."""
+    snap = _snapshot(out, state.decisions)
+    _save_model(state.net, snap)
+    _save_model(state.net, out / "model.npz")
+    path = out / "cpu.json"
+    times = json.loads(path.read_text()) if path.exists() else {}
+    times.setdefault(snap.stem, state.cpu)
+    _write_json(path, times)
+
+
+def _evaluate_missing(config: TrainConfig, game: KernelGame) -> None:
+    """Play every snapshot without its curve rows against the references."""
+    out = config.out
+    rows = _read_curve(out)
+    done = {(r["decisions"], r["reference"]) for r in rows}
+    cpu_path = out / "cpu.json"
+    times = json.loads(cpu_path.read_text()) if cpu_path.exists() else {}
+    for snap in sorted((out / "models").glob("d*.npz")):
+        decisions = int(snap.stem[1:])
+        for ref in config.references:
+            if (decisions, ref) in done:
+                continue
+            r = match(game, f"learned(model={snap})", ref, config.eval_deals, seed=config.eval_seed)
+            rows.append(
+                {
+                    "decisions": decisions,
+                    "cpu_seconds": times.get(snap.stem, 0.0),
+                    "reference": ref,
+                    "score": r.score,
+                    "lo": r.lo,
+                    "hi": r.hi,
+                }
+            )
+            _write_json(out / "curve.json", rows)
+    if rows:
+        plot_curve(rows, f"{config.name}: {config.game}", out / "curve.png")
+
+
+def _read_curve(out: Path) -> list[dict]:
+    path = out / "curve.json"
+    return json.loads(path.read_text()) if path.exists() else []
+
+
+def _check_identity(config: TrainConfig) -> None:
+    """Refuse to resume a folder written by a different config."""
+    path = config.out / "run.json"
+    ident = config.identity()
+    if path.exists():
+        old = json.loads(path.read_text())
+        if old != ident:
+            diff = [k for k in ident if old.get(k) != ident[k]]
+            raise ValueError(
+                f"{config.out} holds a run with a different config (changed: "
+                f"{', '.join(diff)}); use another out folder or restore the config"
+            )
+        return
+    _write_json(path, ident)
+
+
+def _write_json(path: Path, data) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(json.dumps(data, indent=1))
+    tmp.replace(path)

@@ -1,0 +1,82 @@
+"""Deep Monte-Carlo self-play inside Numba: whole games, ε-greedy over a Q model, as samples.
+
+Every seat plays the same ``q`` model (:mod:`agents.model`): at each decision with more than one
+legal move, a uniformly random legal move with probability ``eps``, else the legal move of
+highest Q(s, a) (the action outputs evaluated by :func:`agents.model.net_logits` for the legal
+rows only). Chance is drawn as the engine draws it (``K.sample_chance``). A decision writes the
+mover's observation (``K.observation``) and the action; when its game ends, each of its rows
+gets the mover's final return mapped to [-1, 1] from the game's utility range: the Monte-Carlo
+target of DouZero (Zha et al. 2021). Forced moves are not written (nothing to learn there).
+
+Game ``i`` draws everything from the generator seeded with ``derive(base_seed, i)``, so a batch
+of samples depends only on the model, ``eps``, the seed and the first game's index.
+"""
+
+from types import SimpleNamespace
+
+import numpy as np
+from numba import njit
+
+from agents.model import net_logits
+from skip_ai.kernel.family import kernel_family
+from skip_ai.kernel.rng import below, derive, uniform
+from skip_ai.kernel.state import CHANCE, H_CUR, H_PLAYERS, TERMINAL
+
+MAX_ACTIONS = 1 << 16
+
+
+@kernel_family
+def dmc_actor(K) -> SimpleNamespace:
+    """The self-play loop of game kernel module ``K``."""
+
+    @njit(cache=True)
+    def play(params, base_seed, first, margin, dims, qparams, eps, lo, span, obs, actions, target):
+        """Play games ``first, first+1, …`` of the game with kernel params ``params`` while at
+        least ``margin`` rows (the most one game can write) are free in the sample arrays:
+        ``obs`` (rows × observation size, zeroed by the caller), ``actions`` and ``target``.
+        ``lo``/``span``: the game's minimum utility and utility range. Returns (games played,
+        rows written)."""
+        cap = obs.shape[0]
+        legal = np.empty(MAX_ACTIONS, np.int64)
+        q = np.empty(MAX_ACTIONS, np.float64)
+        scratch = np.empty(2 * dims.max(), np.float64)
+        x = np.zeros(dims[0], np.float64)
+        rng = np.empty(1, np.uint64)
+        initial = K.init(params)
+        ret = np.empty(initial[H_PLAYERS], np.float64)
+        mover = np.empty(cap, np.int64)
+        rows = 0
+        games = 0
+        while cap - rows >= margin:
+            rng[0] = derive(base_seed, first + games)
+            s = initial.copy()
+            start = rows
+            while s[H_CUR] != TERMINAL:
+                cur = s[H_CUR]
+                if cur == CHANCE:
+                    K.apply_action(s, K.sample_chance(s, rng))
+                    continue
+                n = K.legal_actions(s, legal)
+                if n == 1:
+                    K.apply_action(s, legal[0])
+                    continue
+                x[:] = 0.0
+                K.observation(s, cur, x)
+                if uniform(rng) < eps:
+                    a = legal[below(rng, n)]
+                else:
+                    net_logits(dims, qparams, x, legal, n, q, scratch)
+                    a = legal[np.argmax(q[:n])]
+                if rows < cap:
+                    obs[rows, :] = x
+                    actions[rows] = a
+                    mover[rows] = cur
+                    rows += 1
+                K.apply_action(s, a)
+            K.returns(s, ret)
+            for r in range(start, rows):
+                target[r] = 2.0 * (ret[mover[r]] - lo) / span - 1.0
+            games += 1
+        return games, rows
+
+    return SimpleNamespace(play=play)

@@ -1,0 +1,269 @@
+"""Deep Monte-Carlo (``skip-ai train``): the self-play kernel plays the game (its samples replay
+through pyspiel) and is reproducible; the learner lowers its loss; Q model files are checked;
+``learned(model=…)`` plays legal moves in every game; a killed run resumes to the same end."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from agents import make_agent
+from agents.model import Adam, PolicyValueNet, fit_q, q_gradient
+from skip_ai.kernel.rng import base_seed, derive, make_rng, uniform
+from skip_ai.pyspiel_wrapper import REGISTRY, load
+from skip_ai.training import run_training
+from skip_ai.training.config import TrainConfigError, load_train_config
+from skip_ai.training.dmc import play_chunk
+
+ROOT = Path(__file__).resolve().parent.parent
+GAME = "skip_columns(players=2,deck=36)"
+
+
+def q_model(game, hidden=(16,), seed=0):
+    return PolicyValueNet.initial(
+        str(game),
+        game.obs_size,
+        game.num_distinct_actions(),
+        hidden,
+        seed=seed,
+        kind="q",
+        features=game.spec.observation_version,
+    )
+
+
+def test_selfplay_samples_replay_through_pyspiel():
+    """One greedy game's rows: each observation is the mover's, each action legal, each target
+    the mover's final return; chance drawn from the game's generator as the engine draws it."""
+    game = load(GAME)
+    net = q_model(game)
+    c = play_chunk(GAME, 7, 3, 1, net.dims, net.params, 0.0)  # size 1: exactly one game
+    assert c.games == 1 and len(c.actions) > 5
+    rng = make_rng(int(derive(np.uint64(base_seed(7)), 3)))
+    state = game.new_initial_state()
+    movers, k = [], 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(int(game.spec.kernel.sample_chance(state.kernel_state(), rng)))
+            continue
+        if len(state.legal_actions()) == 1:
+            state.apply_action(state.legal_actions()[0])
+            continue
+        uniform(rng)  # the ε draw
+        assert np.array_equal(c.obs[k], np.asarray(state.observation_tensor(), np.float32))
+        assert c.actions[k] in state.legal_actions()
+        movers.append(state.current_player())
+        state.apply_action(int(c.actions[k]))
+        k += 1
+    assert k == len(c.actions)
+    returns = np.asarray(state.returns())
+    lo, hi = game.min_utility(), game.max_utility()
+    assert np.allclose(c.target, 2 * (returns[movers] - lo) / (hi - lo) - 1)
+
+
+def test_selfplay_is_reproducible_and_game_by_game():
+    game = load(GAME)
+    net = q_model(game)
+    a = play_chunk(GAME, 1, 0, 2000, net.dims, net.params, 0.3)
+    b = play_chunk(GAME, 1, 0, 2000, net.dims, net.params, 0.3)
+    assert a.games > 2
+    for x, y in [(a.obs, b.obs), (a.actions, b.actions), (a.target, b.target)]:
+        assert np.array_equal(x, y)
+    first = play_chunk(GAME, 1, 0, 1, net.dims, net.params, 0.3)
+    rest = play_chunk(GAME, 1, 1, 2000, net.dims, net.params, 0.3)  # from game 1 on
+    n = len(first.actions)
+    assert np.array_equal(a.actions[n:], rest.actions[: len(a.actions) - n])
+    other = play_chunk(GAME, 2, 0, 2000, net.dims, net.params, 0.3)
+    assert not np.array_equal(other.actions[:50], a.actions[:50])
+
+
+def test_q_gradient_matches_finite_differences():
+    rng = np.random.default_rng(1)
+    net = PolicyValueNet.initial("g", 6, 5, (4, 3), seed=2, kind="q")
+    net.params += rng.normal(0, 0.3, len(net.params))
+    obs, actions, target = rng.normal(size=(7, 6)), rng.integers(0, 5, 7), rng.uniform(-1, 1, 7)
+
+    def loss():
+        _, value, _ = net.forward(obs, policy=False)
+        return q_gradient(net, obs, actions, target)[1] + ((value - target) ** 2).mean()
+
+    grad, _ = q_gradient(net, obs, actions, target)
+    for i in range(len(grad)):
+        net.params[i] += 1e-6
+        up = loss()
+        net.params[i] -= 2e-6
+        down = loss()
+        net.params[i] += 1e-6
+        assert abs((up - down) / 2e-6 - grad[i]) < 1e-6
+
+
+def test_the_learner_lowers_the_loss_on_a_tiny_problem():
+    rng = np.random.default_rng(0)
+    obs = (rng.random((2000, 12)) < 0.5).astype(np.float32)
+    actions = rng.integers(0, 4, 2000)
+    target = np.where(obs[np.arange(2000), actions] > 0, 0.8, -0.8).astype(np.float32)
+    net = PolicyValueNet.initial("g", 12, 4, (16,), seed=0, kind="q")
+    adam = Adam(len(net.params))
+    losses = [fit_q(net, obs, actions, target, adam, 0.01, 64, rng) for _ in range(15)]
+    assert losses[-1] < 0.1 * losses[0]
+
+
+def test_q_model_files_are_checked(tmp_path):
+    game = load(GAME)
+    path = tmp_path / "m.npz"
+    q_model(game).save(path)
+    back = PolicyValueNet.load(path, game)
+    assert back.kind == "q" and back.features == game.spec.observation_version
+    with pytest.raises(ValueError, match="trained for"):
+        make_agent(f"learned(model={path})", load("skip_columns"))
+    net = q_model(game)
+    net.features = 99
+    net.save(path)
+    with pytest.raises(ValueError, match="observation version 99") as e:
+        make_agent(f"learned(model={path})", game)
+    assert "\n" not in str(e.value)
+    with np.load(path) as z:
+        data = dict(z)
+    np.savez(path, **{**data, "format": np.array("skip_ai.policy_value_net/1")})
+    with pytest.raises(ValueError, match="unknown model format"):
+        PolicyValueNet.load(path, game)
+    np.savez(path, **{**data, "kind": np.array("oracle")})
+    with pytest.raises(ValueError, match="unknown model kind"):
+        PolicyValueNet.load(path, str(game))
+    with pytest.raises(ValueError, match="learned needs a model"):
+        make_agent("learned", game)
+
+
+@pytest.mark.parametrize("name", sorted(REGISTRY))
+def test_learned_plays_legal_moves_in_every_game(tmp_path, name):
+    game = load(name)
+    path = tmp_path / "m.npz"
+    q_model(game, hidden=(8,), seed=3).save(path)
+    bots = [make_agent(f"learned(model={path})", game), make_agent("random", game, seed=1)]
+    for g in range(2):
+        state = game.new_initial_state()
+        rng = np.random.default_rng(g)
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes())
+                state.apply_action(int(rng.choice(outcomes, p=probs)))
+                continue
+            bot = bots[(state.current_player() + g) % 2]
+            action = bot.step(state)
+            assert action in state.legal_actions()
+            state.apply_action(action)
+
+
+def test_ismcts_takes_a_q_model_as_prior_and_leaf_value(tmp_path):
+    game = load(GAME)
+    path = tmp_path / "m.npz"
+    q_model(game).save(path)
+    spec = f"ismcts(iterations=30,model={path},temperature=0.1,value_after=2)"
+    a, b = make_agent(spec, game, seed=4), make_agent(spec, game, seed=4)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])
+    assert a.step(state) == b.step(state) and a.step(state) in state.legal_actions()
+    with pytest.raises(ValueError, match="temperature must be a finite number > 0"):
+        make_agent(f"ismcts(iterations=30,model={path},temperature=0)", game)
+    with pytest.raises(ValueError, match="temperature needs a model"):
+        make_agent("ismcts(iterations=30,temperature=0.5)", game)
+
+
+TINY = """name = "tiny"
+game = "{game}"
+decisions = 40_000
+hidden = [16]
+chunk = 8_000
+eval_every = 20_000
+eval_deals = 2
+references = ["random"]
+actors = {actors}
+out = "{out}"
+"""
+
+
+def _write(tmp_path, name, actors):
+    path = tmp_path / f"{name}.toml"
+    path.write_text(TINY.format(game=GAME, actors=actors, out=tmp_path / name))
+    return path
+
+
+def _train(path, **kwargs):
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "OPENBLAS_NUM_THREADS": "1"}
+    cmd = [sys.executable, "-m", "skip_ai.cli", "train", str(path)]
+    return subprocess.Popen(
+        cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kwargs
+    )
+
+
+def _chunks(folder):
+    path = folder / "checkpoint.npz"
+    try:
+        with np.load(path) as z:
+            return int(z["counters"][1])
+    except (OSError, ValueError, KeyError):
+        return 0
+
+
+def test_train_resumes_after_kill_9_to_the_same_end(tmp_path):
+    """A run in one process, and a run with its actor in a second process killed with
+    SIGKILL after two chunks and rerun, end with the same model and the same curve."""
+    whole = _train(_write(tmp_path, "whole", 0))
+    assert whole.wait(timeout=600) == 0, whole.stderr.read()
+    assert "after 40" in whole.stdout.read()
+    killed = _write(tmp_path, "killed", 1)
+    run = _train(killed, start_new_session=True)
+    deadline = time.monotonic() + 600
+    while _chunks(tmp_path / "killed") < 2 and run.poll() is None:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    os.killpg(run.pid, signal.SIGKILL)  # the learner and its actor
+    run.wait()
+    assert _chunks(tmp_path / "killed") < 5  # stopped midway
+    again = _train(killed)
+    assert again.wait(timeout=600) == 0, again.stderr.read()
+    a = PolicyValueNet.load(tmp_path / "whole" / "model.npz", load(GAME))
+    b = PolicyValueNet.load(tmp_path / "killed" / "model.npz", load(GAME))
+    assert np.array_equal(a.params, b.params)
+    curve_a = (tmp_path / "whole" / "curve.json").read_text()
+    curve_b = (tmp_path / "killed" / "curve.json").read_text()
+    scores = [line for line in curve_a.splitlines() if "cpu_seconds" not in line]
+    assert scores == [line for line in curve_b.splitlines() if "cpu_seconds" not in line]
+    assert (tmp_path / "killed" / "curve.png").stat().st_size > 1000
+    changed = killed.read_text().replace("hidden = [16]", "hidden = [8]")
+    killed.write_text(changed)
+    with pytest.raises(ValueError, match="different config"):
+        run_training(load_train_config(killed), progress=False)
+
+
+@pytest.mark.parametrize(
+    "line, message",
+    [
+        ("decisions = 0", "decisions must be a positive integer"),
+        ("eps_start = 1.5", "eps_start must be a finite number in"),
+        ("hidden = []", "hidden must be a non-empty list"),
+        ("actors = 2", "actors must be 0 or 1"),
+        ('references = ["nobody"]', "references: unknown agent"),
+        ("colour = 1", "unknown field"),
+    ],
+)
+def test_bad_training_configs_are_refused(tmp_path, line, message):
+    path = tmp_path / "t.toml"
+    text = TINY.format(game=GAME, actors=0, out=tmp_path / "o")
+    key = line.split(" = ")[0]
+    kept = [x for x in text.splitlines() if not x.startswith(key + " ")]
+    path.write_text("\n".join(kept) + f"\n{line}\n")
+    with pytest.raises(TrainConfigError, match=message):
+        load_train_config(path)
+
+
+def test_a_budget_is_required(tmp_path):
+    path = tmp_path / "t.toml"
+    path.write_text(f'name = "t"\ngame = "{GAME}"\n')
+    with pytest.raises(TrainConfigError, match="give a budget"):
+        load_train_config(path)
