@@ -2,14 +2,13 @@
 
     python experiments/bench/training.py --seconds 0.02 --deals 50 \
         --tuned "skip_brook(players=4)=runs/tuned/brook-4.json" ... \
-        --runs runs/train-brook runs/train-domino --out results/training.md
+        --out results/training.md
 
 - ``--tuned GAME=WEIGHTS.json``: ISMCTS whose heuristic rollouts use weights tuned by
   ``skip-ai tune`` vs ISMCTS with the default weights, both ``ismcts(seconds=S)``; with
   ``--prior`` the tuned heuristic's move is also expanded first and favoured in selection
   (``heuristic_prior=true``).
 - ``--models GAME=MODEL.npz``: ISMCTS with a model from ``skip-ai train`` vs plain ISMCTS.
-- ``--runs FOLDER``: the per-generation scores of ``skip-ai train`` runs, tabulated and plotted.
 - ``--searched GAME=SEARCH.json``: ISMCTS tuned by ``skip-ai tune --search`` or ``--balance``
   vs the untuned search, both ``ismcts(seconds=S)``; the file's generations (scored against
   the untuned search on fresh deals while tuning, or with ``--curve``) are plotted as its
@@ -86,28 +85,23 @@ def generation_curve(
     return curve
 
 
-def read_run(folder: Path) -> list[dict]:
-    return [json.loads(p.read_text()) for p in sorted((folder / "eval").glob("gen*.json"))]
-
-
 def plot(
     tuned: dict[str, Path],
-    runs: list[Path],
     searched: dict[str, Path],
     png: Path,
     curves: dict[str, list] | None = None,
 ) -> None:
     """One panel per kind of training given: heuristic tuning (with ``curves``: the trained
-    search by generation), expert iteration, search tuning (its generations' scores from the
+    search by generation), search tuning (its generations' scores from the
     file, or from ``curves``)."""
     curves = curves or {}
     tuning = (
         _tuning_panel
         if not any(g in curves for g in tuned)
-        else (lambda ax, tuned, runs, searched: _curve_panel(ax, {g: curves[g] for g in tuned}))
+        else (lambda ax, tuned, searched: _curve_panel(ax, {g: curves[g] for g in tuned}))
     )
 
-    def search(ax, tuned, runs, searched):
+    def search(ax, tuned, searched):
         return _search_panel(ax, searched, curves)
 
     balanced = {
@@ -115,11 +109,7 @@ def plot(
         for g, p in searched.items()
         if "held_out_error" in json.loads(p.read_text())["rounds"][0]
     }
-    panels = [
-        draw
-        for draw, given in ((tuning, tuned), (_expert_panel, runs), (search, searched))
-        if given
-    ]
+    panels = [draw for draw, given in ((tuning, tuned), (search, searched)) if given]
     if not panels:
         return
     fig, axes = plt.subplots(
@@ -131,7 +121,7 @@ def plot(
     if balanced:
         _balance_panel(axes[0][-1], balanced)
     for ax, draw in zip(axes[0], panels):
-        draw(ax, tuned, runs, searched)
+        draw(ax, tuned, searched)
         ax.axhline(0.5, color="grey", lw=0.8)
         ax.axhline(0.55, color="grey", lw=0.8, ls="--")  # issue 9's target
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
@@ -141,7 +131,7 @@ def plot(
     fig.savefig(png, dpi=110)
 
 
-def _tuning_panel(ax, tuned: dict[str, Path], runs: list[Path], searched: dict) -> None:
+def _tuning_panel(ax, tuned: dict[str, Path], searched: dict) -> None:
     for game, path in tuned.items():
         rounds = json.loads(path.read_text()).get("rounds", [])
         ax.plot(range(len(rounds) + 1), [0.5] + [r["best_score"] for r in rounds], "o-", label=game)
@@ -167,24 +157,6 @@ def _curve_panel(ax, curves: dict[str, list]) -> None:
         title="Heuristic tuning (CEM): ISMCTS with round g's weights\nvs plain ISMCTS "
         "(equal time, fresh deals, 95% interval)",
         xlabel="generation (CEM round)",
-    )
-
-
-def _expert_panel(ax, tuned: dict, runs: list[Path], searched: dict) -> None:
-    for folder in runs:
-        gens = read_run(folder)
-        if gens:
-            _curve(
-                ax,
-                [0.5] + [g["vs_plain"][0] for g in gens],
-                [0.5] + [g["vs_plain"][1] for g in gens],
-                [0.5] + [g["vs_plain"][2] for g in gens],
-                folder.name,
-                x=[0] + [g["generation"] for g in gens],
-            )
-    ax.set(
-        title="Expert iteration: generation g vs plain ISMCTS\n(equal iterations, 95% interval)",
-        xlabel="generation",
     )
 
 
@@ -264,7 +236,6 @@ def main() -> None:
         "generation",
     )
     ap.add_argument("--models", nargs="*", default=[], help="GAME=MODEL.npz")
-    ap.add_argument("--runs", nargs="*", default=[], type=Path)
     ap.add_argument("--searched", nargs="*", default=[], help="GAME=SEARCH.json")
     ap.add_argument("--out", type=Path, default=Path("results/training.md"))
     args = ap.parse_args()
@@ -295,13 +266,6 @@ def main() -> None:
             f"{r['hi']:.3f}] ({r['deals']}) | {r['ms_a']:.1f} / {r['ms_b']:.1f} | "
             f"{r['minutes']:.1f} |"
         )
-    for folder in args.runs:
-        for g in read_run(folder):
-            lines.append(
-                f"| {folder.name} gen {g['generation']} | `model` (equal iterations) | "
-                f"{g['vs_plain'][0]:.3f} [{g['vs_plain'][1]:.3f}, {g['vs_plain'][2]:.3f}]"
-                f" vs plain, {g['vs_previous'][0]:.3f} vs previous | | |"
-            )
     # the curve by generation: heuristic tunings, and tuned searches that have none yet
     to_score = {
         **tuned,
@@ -328,7 +292,6 @@ def main() -> None:
     png = args.out.with_suffix(".png")
     plot(
         {g: Path(w) for g, w in tuned.items()},
-        args.runs,
         {g: Path(p) for g, p in searched.items()},
         png,
         curves,
