@@ -17,7 +17,7 @@ from agents.model import Adam, PolicyValueNet, fit_q, q_gradient
 from skip_ai.kernel.rng import base_seed, derive, make_rng, uniform
 from skip_ai.pyspiel_wrapper import REGISTRY, load
 from skip_ai.training import run_training
-from skip_ai.training.config import TrainConfigError, load_train_config
+from skip_ai.training.config import TrainConfigError, load_train_config, load_train_configs
 from skip_ai.training.dmc import play_chunk
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -267,3 +267,38 @@ def test_a_budget_is_required(tmp_path):
     path.write_text(f'name = "t"\ngame = "{GAME}"\n')
     with pytest.raises(TrainConfigError, match="give a budget"):
         load_train_config(path)
+
+
+GAMES = ["skip_columns(players=2,deck=36)", "skip_fours"]
+
+
+def test_a_games_list_trains_each_in_turn_and_resumes(tmp_path):
+    """``games = […]``: each game an ordinary run in its own folder; a rerun with a larger
+    budget continues every game from its checkpoint."""
+    text = TINY.format(game=GAMES[0], actors=0, out=tmp_path / "night")
+    text = text.replace(f'game = "{GAMES[0]}"', f"games = {GAMES!r}".replace("'", '"'))
+    path = tmp_path / "night.toml"
+    path.write_text(text.replace("decisions = 40_000", "decisions = 8_000"))
+    folders = [
+        tmp_path / "night" / "skip_columns_players_2_deck_36_",
+        tmp_path / "night" / "skip_fours",
+    ]
+    assert [c.out for c in load_train_configs(path)] == folders
+    first = _train(path)
+    assert first.wait(timeout=600) == 0, first.stderr.read()
+    before = [_chunks(f) for f in folders]
+    assert min(before) >= 1
+    path.write_text(text.replace("decisions = 40_000", "decisions = 16_000"))
+    again = _train(path)
+    assert again.wait(timeout=600) == 0, again.stderr.read()
+    assert all(_chunks(f) > n for f, n in zip(folders, before, strict=True))
+    for folder, game in zip(folders, GAMES, strict=True):
+        assert PolicyValueNet.load(folder / "model.npz", load(game)).generation >= 16_000
+    with pytest.raises(TrainConfigError, match="expected one"):
+        load_train_config(path)
+    path.write_text(text + f'game = "{GAMES[0]}"\n')
+    with pytest.raises(TrainConfigError, match="game or games, not both"):
+        load_train_configs(path)
+    path.write_text(text.replace(f"games = {GAMES!r}".replace("'", '"'), "games = []"))
+    with pytest.raises(TrainConfigError, match="games must be a non-empty list"):
+        load_train_configs(path)

@@ -7,6 +7,10 @@ Plays, on ``--deals`` duplicate deals of the ``--seed`` family (named before tra
 used by it: self-play and the training curve use other seed families):
 ``learned(model=M)`` vs ``heuristic``, vs ``random``, and vs ``ismcts(iterations=N)``; then
 ``ismcts(iterations=N,model=M,temperature=T)`` (the model's prior) vs ``ismcts(iterations=N)``.
+With ``--seconds S`` instead (the issue's comparison, at equal time): only
+``ismcts(seconds=S,model=M,temperature=T)`` vs ``ismcts(seconds=S)``; with ``--value-after K``
+``ismcts(seconds=S,model=M,temperature=T,value_after=K)`` (the value head as the leaf value)
+vs ``ismcts(seconds=S)`` instead.
 Each score with its 95% interval over deals, and the CPU seconds per move of each side, go to
 ``--out`` (JSON) and are printed as Markdown rows.
 """
@@ -34,6 +38,16 @@ def pairs(model: str, iterations: int, temperature: float) -> list[tuple[str, st
     ]
 
 
+def equal_time(
+    model: str, seconds: float, temperature: float, value_after: int | None
+) -> list[tuple[str, str]]:
+    plain = f"ismcts(seconds={seconds})"
+    prior = f"ismcts(seconds={seconds},model={model},temperature={temperature})"
+    if value_after is not None:
+        return [(f"{prior[:-1]},value_after={value_after})", plain)]
+    return [(prior, plain)]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("game")
@@ -42,12 +56,22 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=19150)
     ap.add_argument("--iterations", type=int, default=100)
     ap.add_argument("--temperature", type=float, default=0.1)
+    ap.add_argument("--seconds", type=float, help="equal time: seconds per move, both sides")
+    ap.add_argument("--value-after", type=int, help="with --seconds: the value-head row instead")
     ap.add_argument("--out", type=Path, required=True)
     args = ap.parse_args()
+    if args.seconds is not None and not (0 < args.seconds < 60):
+        ap.error(f"--seconds must be in (0, 60) (got {args.seconds})")
+    if args.value_after is not None and (args.seconds is None or args.value_after < 0):
+        ap.error("--value-after needs --seconds and a value ≥ 0")
     game = load(args.game)
     rows = []
-    for a, b in pairs(args.model, args.iterations, args.temperature):
-        t0 = time.process_time()
+    if args.seconds is None:
+        todo = pairs(args.model, args.iterations, args.temperature)
+    else:
+        todo = equal_time(args.model, args.seconds, args.temperature, args.value_after)
+    for a, b in todo:
+        t0, w0 = time.process_time(), time.perf_counter()
         r = match(game, a, b, args.deals, seed=args.seed)
         df = r.games
         rows.append(
@@ -63,6 +87,7 @@ def main() -> None:
                 "ms_per_move_a": 1000 * df.seconds_a.sum() / max(df.moves_a.sum(), 1),
                 "ms_per_move_b": 1000 * df.seconds_b.sum() / max(df.moves_b.sum(), 1),
                 "cpu_seconds": time.process_time() - t0,
+                "wall_seconds": time.perf_counter() - w0,
             }
         )
         print(

@@ -12,24 +12,27 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         "train",
         help="deep Monte-Carlo: self-play in Numba, fit a Q model, evaluate (rerun resumes)",
     )
-    train.add_argument("config", help="a training config (TOML)")
+    train.add_argument("config", help="a training config (TOML): one game, or several in turn")
     train.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from skip_ai.training import load_train_config, run_training
+    from skip_ai.training import load_train_configs, run_training
 
-    config = load_train_config(args.config)
-    try:
-        curve = run_training(config)
-    except KeyboardInterrupt:
-        return interrupted("the last checkpoint is kept in", config.out)
-    last = max(r["decisions"] for r in curve)
-    for r in curve:
-        if r["decisions"] == last:
-            print(
-                f"after {last} decisions: vs {r['reference']} {r['score']:.3f} "
-                f"[{r['lo']:.3f}, {r['hi']:.3f}]"
-            )
-    print(f"model: {config.out / 'model.npz'}; curve: {config.out / 'curve.png'}")
+    configs = load_train_configs(args.config)
+    for config in configs:  # in turn; a rerun resumes each (finished ones at once)
+        if len(configs) > 1:
+            print(f"{config.game} → {config.out}", flush=True)
+        try:
+            curve = run_training(config)
+        except KeyboardInterrupt:
+            return interrupted("the last checkpoint is kept in", config.out)
+        last = max(r["decisions"] for r in curve)
+        for r in curve:
+            if r["decisions"] == last:
+                print(
+                    f"after {last} decisions: vs {r['reference']} {r['score']:.3f} "
+                    f"[{r['lo']:.3f}, {r['hi']:.3f}]"
+                )
+        print(f"model: {config.out / 'model.npz'}; curve: {config.out / 'curve.png'}", flush=True)
     return 0

@@ -23,11 +23,19 @@ out = "runs/columns"                   # relative to the working directory
 
 At least one of ``decisions`` and ``cpu_minutes`` is required. Every mistake is a
 :class:`TrainConfigError` naming the file and the field.
+
+**Several games in one command**: ``games = ["skip_brook", "skip_columns", …]`` instead of
+``game``. Each game is trained in turn, with the same fields and the same budget, into its own
+folder ``OUT/<game>`` (the game string, characters other than letters, digits, ``_ . -`` as
+``_``): each is an ordinary run there, resumed the same way, so rerunning the command skips the
+games already finished and continues the one that was cut short
+(``experiments/training/overnight.toml``).
 """
 
 from __future__ import annotations
 
 import math
+import re
 import tomllib
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -101,7 +109,16 @@ class TrainConfig:
 
 
 def load_train_config(path: str | Path) -> TrainConfig:
-    """The config in the TOML file ``path``, checked field by field."""
+    """The config of one game in the TOML file ``path``, checked field by field."""
+    configs = load_train_configs(path)
+    if len(configs) != 1:
+        raise TrainConfigError(f"{path}: names {len(configs)} games; expected one (game = …)")
+    return configs[0]
+
+
+def load_train_configs(path: str | Path) -> list[TrainConfig]:
+    """The configs in the TOML file ``path``: one, or one per game of its ``games`` list (each
+    into its own folder under ``out``), checked field by field."""
     path = Path(path)
     if not path.is_file():
         raise TrainConfigError(f"no training config at {path}")
@@ -109,13 +126,33 @@ def load_train_config(path: str | Path) -> TrainConfig:
         raw = tomllib.loads(path.read_text())
     except tomllib.TOMLDecodeError as e:
         raise TrainConfigError(f"{path}: not valid TOML: {e}") from None
-    known = _REQUIRED | set(_DEFAULTS) | {"out"}
+    known = _REQUIRED | set(_DEFAULTS) | {"out", "games"}
     unknown = set(raw) - known
     if unknown:
         raise TrainConfigError(
             f"{path}: unknown field(s) {', '.join(sorted(unknown))}; "
             f"known: {', '.join(sorted(known))}"
         )
+    if "games" not in raw:
+        return [_load_one(path, raw)]
+    if "game" in raw:
+        raise TrainConfigError(f"{path}: give game or games, not both")
+    games = raw.pop("games")
+    if not isinstance(games, list) or not games or not all(isinstance(g, str) for g in games):
+        raise TrainConfigError(f"{path}: games must be a non-empty list of game strings")
+    folders = [re.sub(r"[^A-Za-z0-9_.-]", "_", g) for g in games]
+    if len(set(folders)) != len(folders):
+        raise TrainConfigError(f"{path}: games names a game twice ({games!r})")
+    out = raw.pop("out", f"runs/{raw.get('name', '')}")
+    if not isinstance(out, str):
+        raise TrainConfigError(f"{path}: out must be a folder's path (got {out!r})")
+    return [
+        _load_one(path, {**raw, "game": g, "out": str(Path(out) / f)})
+        for g, f in zip(games, folders, strict=True)
+    ]
+
+
+def _load_one(path: Path, raw: dict) -> TrainConfig:
     missing = _REQUIRED - set(raw)
     if missing:
         raise TrainConfigError(f"{path}: missing field(s) {', '.join(sorted(missing))}")
