@@ -3,6 +3,7 @@
 import io
 import os
 import pty
+import select
 import signal
 import subprocess
 import sys
@@ -11,6 +12,7 @@ import time
 import numpy as np
 import pyspiel
 import pytest
+from terminal import ctrl_c_works
 
 from agents.human import HumanBot, QuitGame
 
@@ -46,13 +48,14 @@ def terminal_game(
         stdout=slave,
         stderr=slave,
         close_fds=True,
+        preexec_fn=ctrl_c_works,
     )
     os.close(slave)
     output = b""
     answers = iter(answers)
     prompts = 0
     deadline = time.time() + 120
-    while time.time() < deadline:
+    while select.select([master], [], [], max(0.0, deadline - time.time()))[0]:
         try:
             chunk = os.read(master, 65536)
         except OSError:  # the child closed the terminal
@@ -66,6 +69,8 @@ def terminal_game(
                 proc.send_signal(signal.SIGINT)
             else:
                 os.write(master, next(answers, b"1\n"))
+    if proc.poll() is None and time.time() >= deadline:
+        proc.kill()  # a game that stopped answering fails with what it showed, never hangs
     proc.wait(timeout=30)
     os.close(master)
     return proc.returncode, output.decode()

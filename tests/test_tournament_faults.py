@@ -11,6 +11,7 @@ import time
 
 import pandas as pd
 import pytest
+from terminal import ctrl_c_works
 from test_tournament import ROOT, _group_ends, records, write_config
 
 from agents.heuristics import heuristic_module
@@ -108,13 +109,18 @@ def test_ctrl_c_with_workers_prints_one_line(tmp_path):
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
+        preexec_fn=ctrl_c_works,
     )
     shards = tmp_path / "out" / "records"
     deadline = time.monotonic() + 300
     while len(list(shards.glob("*.parquet"))) < 2 and time.monotonic() < deadline:
         time.sleep(0.02)
     os.killpg(proc.pid, signal.SIGINT)  # as the terminal sends it: to the whole group
-    out, err = proc.communicate(timeout=60)
+    try:
+        out, err = proc.communicate(timeout=60)
+    finally:  # a batch that ignored Ctrl-C must not go on using the machine's cores
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
     assert proc.returncode == 130
     said = [line for line in err.splitlines() if line.strip() and "%|" not in line]
     assert len(said) == 1 and "interrupted" in said[0], err  # no worker's traceback
