@@ -13,8 +13,9 @@ import numpy as np
 import pytest
 
 from agents import make_agent
+from agents.heuristics import heuristic_module, heuristic_weights
 from agents.model import Adam, PolicyValueNet, fit_q, q_gradient
-from skip_ai.kernel.rng import base_seed, derive, make_rng, uniform
+from skip_ai.kernel.rng import base_seed, below, derive, make_rng, uniform
 from skip_ai.pyspiel_wrapper import REGISTRY, load
 from skip_ai.training import run_training
 from skip_ai.training.config import TrainConfigError, load_train_config, load_train_configs
@@ -63,6 +64,45 @@ def test_selfplay_samples_replay_through_pyspiel():
     returns = np.asarray(state.returns())
     lo, hi = game.min_utility(), game.max_utility()
     assert np.allclose(c.target, 2 * (returns[movers] - lo) / (hi - lo) - 1)
+
+
+@pytest.mark.parametrize("game_string", [GAME, "skip_pyatki(players=3)"])
+def test_a_game_against_the_heuristic_writes_only_the_models_side(game_string):
+    """With ``heuristic_share = 1`` the side drawn (a team, or one seat each for themselves)
+    plays the model and every other seat the game's heuristic, drawn from the same generator;
+    only the model's decisions become samples, each with its mover's return."""
+    game = load(game_string)
+    net = q_model(game)
+    heuristic = heuristic_module(game.spec.kernel)
+    weights = heuristic_weights(game)
+    for first in range(4):
+        c = play_chunk(game_string, 7, first, 1, net.dims, net.params, 0.0, heuristic_share=1.0)
+        rng = make_rng(int(derive(np.uint64(base_seed(7)), first)))
+        uniform(rng)  # the draw of a game against the heuristic
+        sides = game.teams() if game.spec.team_game else np.arange(game.num_players())
+        side = below(rng, int(sides.max()) + 1)
+        state = game.new_initial_state()
+        movers, k = [], 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(int(game.spec.kernel.sample_chance(state.kernel_state(), rng)))
+                continue
+            seat = state.current_player()
+            if sides[seat] != side:
+                state.apply_action(int(heuristic.act(state.kernel_state(), rng, weights)))
+                continue
+            if len(state.legal_actions()) == 1:
+                state.apply_action(state.legal_actions()[0])
+                continue
+            uniform(rng)  # the ε draw
+            assert np.array_equal(c.obs[k], np.asarray(state.observation_tensor(), np.float32))
+            movers.append(seat)
+            state.apply_action(int(c.actions[k]))
+            k += 1
+        assert k == len(c.actions) > 0 and {sides[m] for m in movers} == {side}
+        returns = np.asarray(state.returns())
+        lo, hi = game.min_utility(), game.max_utility()
+        assert np.allclose(c.target, 2 * (returns[movers] - lo) / (hi - lo) - 1)
 
 
 def test_selfplay_is_reproducible_and_game_by_game():
@@ -246,6 +286,7 @@ def test_train_resumes_after_kill_9_to_the_same_end(tmp_path):
     [
         ("decisions = 0", "decisions must be a positive integer"),
         ("eps_start = 1.5", "eps_start must be a finite number in"),
+        ("heuristic_share = -0.1", "heuristic_share must be a finite number in"),
         ("hidden = []", "hidden must be a non-empty list"),
         ("actors = 2", "actors must be 0 or 1"),
         ('references = ["nobody"]', "references: unknown agent"),

@@ -13,6 +13,8 @@ chunk = 20_000                         # samples per self-play batch (each learn
 eps_start = 0.2                        # exploration: uniformly random moves, decaying
 eps_end = 0.02                         #   linearly from eps_start to eps_end
 eps_decisions = 2_000_000              #   over this many samples
+heuristic_share = 0.0                  # games where one side plays the model and the rest the
+                                       #   game's heuristic (0: pure self-play)
 eval_every = 500_000                   # samples between evaluations of the model
 eval_deals = 40                        # duplicate deals per evaluation match
 eval_seed = 1_000                      # their seed family (keep it apart from `seed`)
@@ -56,6 +58,7 @@ _DEFAULTS: dict[str, Any] = {
     "eps_start": 0.2,
     "eps_end": 0.02,
     "eps_decisions": 2_000_000,
+    "heuristic_share": 0.0,
     "eval_every": 500_000,
     "eval_deals": 40,
     "eval_seed": 1_000,
@@ -64,7 +67,7 @@ _DEFAULTS: dict[str, Any] = {
 }
 _REQUIRED = {"name", "game"}
 _POSITIVE = ("batch", "chunk", "eps_decisions", "eval_every", "eval_deals")
-_UNIT = ("eps_start", "eps_end")
+_UNIT = ("eps_start", "eps_end", "heuristic_share")
 
 
 class TrainConfigError(ValueError):
@@ -85,6 +88,7 @@ class TrainConfig:
     eps_start: float
     eps_end: float
     eps_decisions: int
+    heuristic_share: float
     eval_every: int
     eval_deals: int
     eval_seed: int
@@ -100,6 +104,8 @@ class TrainConfig:
             del ident[key]
         ident["hidden"] = list(self.hidden)
         ident["references"] = list(self.references)
+        if self.heuristic_share == 0.0:  # so the folders of runs from before it still resume
+            del ident["heuristic_share"]
         return ident
 
     def eps(self, decisions: int) -> float:
@@ -180,6 +186,7 @@ def _load_one(path: Path, raw: dict) -> TrainConfig:
         eps_start=float(c["eps_start"]),
         eps_end=float(c["eps_end"]),
         eps_decisions=c["eps_decisions"],
+        heuristic_share=float(c["heuristic_share"]),
         eval_every=c["eval_every"],
         eval_deals=c["eval_deals"],
         eval_seed=c["eval_seed"],

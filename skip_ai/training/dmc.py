@@ -39,6 +39,7 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
+from agents.heuristics import heuristic_module, heuristic_weights
 from agents.model import Adam, PolicyValueNet, fit_q
 from skip_ai.kernel.rng import base_seed, derive
 from skip_ai.match import match
@@ -65,11 +66,19 @@ def _game(game: str) -> KernelGame:
 
 
 def play_chunk(
-    game: str, seed: int, first: int, size: int, dims: np.ndarray, params: np.ndarray, eps: float
+    game: str,
+    seed: int,
+    first: int,
+    size: int,
+    dims: np.ndarray,
+    params: np.ndarray,
+    eps: float,
+    heuristic_share: float = 0.0,
 ) -> Chunk:
     """About ``size`` samples of self-play from game ``first`` of the family ``seed`` on
     (whole games only: fewer than ``size``, never more), the model ``(dims, params)`` playing
-    every seat ε-greedily."""
+    every seat ε-greedily, or, in a ``heuristic_share`` of the games, one side against the
+    game's heuristic (:mod:`skip_ai.training.dmc_actor`)."""
     t0 = time.process_time()
     g = _game(game)
     margin = g.max_game_length()
@@ -77,7 +86,7 @@ def play_chunk(
     actions = np.zeros(size + margin, np.int64)
     target = np.zeros(size + margin, np.float32)
     lo = g.min_utility()
-    games, rows = dmc_actor(g.spec.kernel).play(
+    games, rows = dmc_actor(g.spec.kernel, heuristic_module(g.spec.kernel)).play(
         g.spec.encode(g.resolved),
         np.uint64(base_seed(seed)),
         first,
@@ -87,11 +96,24 @@ def play_chunk(
         eps,
         lo,
         g.max_utility() - lo,
+        _sides(g),
+        heuristic_share,
+        heuristic_weights(g),
         obs,
         actions,
         target,
     )
     return Chunk(obs[:rows], actions[:rows], target[:rows], int(games), time.process_time() - t0)
+
+
+def _sides(g: KernelGame) -> np.ndarray:
+    """The seat masks of the sides a model can take against the heuristic: the two teams, or
+    every seat alone in a game played each for themselves."""
+    seats = np.arange(g.num_players())
+    if not g.spec.team_game:
+        return (1 << seats).astype(np.int64)
+    teams = g.teams()
+    return np.array([np.sum(1 << seats[teams == t]) for t in (0, 1)], np.int64)
 
 
 @dataclass
@@ -174,6 +196,7 @@ def _loop(config: TrainConfig, state: State, pool, bar: tqdm) -> None:
         dims,
         state.actor_params,
         config.eps(state.decisions),
+        config.heuristic_share,
     )
     while not _done(config, state):
         chunk = pending.result()
@@ -187,6 +210,7 @@ def _loop(config: TrainConfig, state: State, pool, bar: tqdm) -> None:
             dims,
             state.net.params.copy(),
             config.eps(state.decisions + len(chunk.actions)),
+            config.heuristic_share,
         )
         before = state.net.params.copy()
         t0 = time.process_time()

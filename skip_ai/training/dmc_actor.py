@@ -8,6 +8,14 @@ mover's observation (``K.observation``) and the action; when its game ends, each
 gets the mover's final return mapped to [-1, 1] from the game's utility range: the Monte-Carlo
 target of DouZero (Zha et al. 2021). Forced moves are not written (nothing to learn there).
 
+**Heuristic opponents.** With probability ``share`` a game is played against the game's
+heuristic (the policy module ``P``, ``agents.heuristics.<game>``): one *side* (a team, or one
+seat in a game played each for themselves), drawn uniformly from ``sides``, plays the model and
+every other seat plays ``P.act``; only the model's decisions are written. Pure self-play
+(DouZero's) learns what wins against itself, which may not be what wins against a fixed style of
+play; these games show the learner that style. With ``share = 0`` nothing is drawn for it, so
+the samples are those of pure self-play.
+
 Game ``i`` draws everything from the generator seeded with ``derive(base_seed, i)``, so a batch
 of samples depends only on the model, ``eps``, the seed and the first game's index.
 """
@@ -26,16 +34,33 @@ MAX_ACTIONS = 1 << 16
 
 
 @kernel_family
-def dmc_actor(K) -> SimpleNamespace:
-    """The self-play loop of game kernel module ``K``."""
+def dmc_actor(K, P) -> SimpleNamespace:
+    """The self-play loop of game kernel module ``K``, with ``P`` as the heuristic opponent."""
 
     @njit(cache=True)
-    def play(params, base_seed, first, margin, dims, qparams, eps, lo, span, obs, actions, target):
+    def play(
+        params,
+        base_seed,
+        first,
+        margin,
+        dims,
+        qparams,
+        eps,
+        lo,
+        span,
+        sides,
+        share,
+        hweights,
+        obs,
+        actions,
+        target,
+    ):
         """Play games ``first, first+1, …`` of the game with kernel params ``params`` while at
         least ``margin`` rows (the most one game can write) are free in the sample arrays:
         ``obs`` (rows × observation size, zeroed by the caller), ``actions`` and ``target``.
-        ``lo``/``span``: the game's minimum utility and utility range. Returns (games played,
-        rows written)."""
+        ``lo``/``span``: the game's minimum utility and utility range. ``sides``: seat masks,
+        one per side; ``share``: the probability of a game against ``P`` with weights
+        ``hweights``. Returns (games played, rows written)."""
         cap = obs.shape[0]
         legal = np.empty(MAX_ACTIONS, np.int64)
         q = np.empty(MAX_ACTIONS, np.float64)
@@ -49,12 +74,18 @@ def dmc_actor(K) -> SimpleNamespace:
         games = 0
         while cap - rows >= margin:
             rng[0] = derive(base_seed, first + games)
+            model_seats = -1  # every seat
+            if share > 0.0 and uniform(rng) < share:
+                model_seats = sides[below(rng, sides.shape[0])]
             s = initial.copy()
             start = rows
             while s[H_CUR] != TERMINAL:
                 cur = s[H_CUR]
                 if cur == CHANCE:
                     K.apply_action(s, K.sample_chance(s, rng))
+                    continue
+                if not (model_seats >> cur) & 1:
+                    K.apply_action(s, P.act(s, rng, hweights))
                     continue
                 n = K.legal_actions(s, legal)
                 if n == 1:
