@@ -19,7 +19,7 @@ from skip_ai.kernel.rng import base_seed, below, derive, make_rng, uniform
 from skip_ai.pyspiel_wrapper import REGISTRY, load
 from skip_ai.training import run_training
 from skip_ai.training.config import TrainConfigError, load_train_config, load_train_configs
-from skip_ai.training.dmc import play_chunk
+from skip_ai.training.dmc import _sides, play_chunk
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = "skip_columns(players=2,deck=36)"
@@ -66,7 +66,11 @@ def test_selfplay_samples_replay_through_pyspiel():
     assert np.allclose(c.target, 2 * (returns[movers] - lo) / (hi - lo) - 1)
 
 
-@pytest.mark.parametrize("game_string", [GAME, "skip_pyatki(players=3)"])
+@pytest.mark.parametrize(
+    "game_string",
+    # Pyatki, each for themselves: its kernel and heuristic take minutes to compile
+    [GAME, pytest.param("skip_pyatki(players=3)", marks=pytest.mark.slow)],
+)
 def test_a_game_against_the_heuristic_writes_only_the_models_side(game_string):
     """With ``heuristic_share = 1`` the side drawn (a team, or one seat each for themselves)
     plays the model and every other seat the game's heuristic, drawn from the same generator;
@@ -103,6 +107,12 @@ def test_a_game_against_the_heuristic_writes_only_the_models_side(game_string):
         returns = np.asarray(state.returns())
         lo, hi = game.min_utility(), game.max_utility()
         assert np.allclose(c.target, 2 * (returns[movers] - lo) / (hi - lo) - 1)
+
+
+def test_the_sides_against_the_heuristic_are_teams_or_seats():
+    assert _sides(load("skip_columns(players=4)")).tolist() == [0b0011, 0b1100]
+    assert _sides(load("classic_sixty_six_4p")).tolist() == [0b0101, 0b1010]  # partners across
+    assert _sides(load("skip_pyatki(players=3)")).tolist() == [1, 2, 4]
 
 
 def test_selfplay_is_reproducible_and_game_by_game():
