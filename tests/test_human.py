@@ -2,6 +2,7 @@
 
 import io
 import os
+import platform
 import pty
 import select
 import signal
@@ -16,6 +17,7 @@ from terminal import ctrl_c_works
 
 from agents.human import HumanBot, QuitGame
 
+READ_SYSCALL = {"x86_64": "0", "aarch64": "63"}  # read(2)'s number, as /proc/PID/syscall shows
 PROMPT = b"your move (number or text; q to quit):"
 
 
@@ -66,6 +68,7 @@ def terminal_game(
         if output.rstrip().endswith(PROMPT):
             prompts += 1
             if prompts == interrupt_at:
+                waits_for_a_key(proc.pid)
                 proc.send_signal(signal.SIGINT)
             else:
                 os.write(master, next(answers, b"1\n"))
@@ -74,6 +77,24 @@ def terminal_game(
     proc.wait(timeout=30)
     os.close(master)
     return proc.returncode, output.decode()
+
+
+def waits_for_a_key(pid: int) -> None:
+    """Until process ``pid`` is blocked reading its terminal, as it is when a person presses a
+    key. Sent between its last check for signals and its read, a SIGINT would only mark itself
+    pending (CPython's read does not look for signals before blocking) and the game would wait
+    for a line: a window of microseconds for a person, but the test answers the prompt at once."""
+    read = READ_SYSCALL.get(platform.machine())
+    deadline = time.time() + 30
+    while read is not None and time.time() < deadline:
+        try:
+            with open(f"/proc/{pid}/syscall") as f:
+                if f.read().split()[0] == read:
+                    return
+        except (OSError, IndexError):
+            break
+        time.sleep(0.01)
+    time.sleep(1.0)  # no way to see it: a second is ample
 
 
 def test_a_person_plays_a_whole_game_in_a_terminal():

@@ -10,7 +10,8 @@ used by it: self-play and the training curve use other seed families):
 With ``--seconds S`` instead (the issue's comparison, at equal time): only
 ``ismcts(seconds=S,model=M,temperature=T)`` vs ``ismcts(seconds=S)``; with ``--value-after K``
 ``ismcts(seconds=S,model=M,temperature=T,value_after=K)`` (the value head as the leaf value)
-vs ``ismcts(seconds=S)`` instead.
+vs ``ismcts(seconds=S)`` instead. With ``--vs SPEC`` (repeatable): only ``learned(model=M)``
+against each SPEC (e.g. ``--vs heuristic --vs random``, the issue's first target).
 Each score with its 95% interval over deals, and the CPU seconds per move of each side, go to
 ``--out`` (JSON) and are printed as Markdown rows.
 """
@@ -58,6 +59,7 @@ def main() -> None:
     ap.add_argument("--temperature", type=float, default=0.1)
     ap.add_argument("--seconds", type=float, help="equal time: seconds per move, both sides")
     ap.add_argument("--value-after", type=int, help="with --seconds: the value-head row instead")
+    ap.add_argument("--vs", action="append", metavar="SPEC", help="only learned(model) vs SPEC")
     ap.add_argument("--out", type=Path, required=True)
     args = ap.parse_args()
     if args.seconds is not None and not (0 < args.seconds < 60):
@@ -66,7 +68,9 @@ def main() -> None:
         ap.error("--value-after needs --seconds and a value ≥ 0")
     game = load(args.game)
     rows = []
-    if args.seconds is None:
+    if args.vs:
+        todo = [(f"learned(model={args.model})", spec) for spec in args.vs]
+    elif args.seconds is None:
         todo = pairs(args.model, args.iterations, args.temperature)
     else:
         todo = equal_time(args.model, args.seconds, args.temperature, args.value_after)
