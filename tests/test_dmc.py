@@ -109,6 +109,41 @@ def test_a_game_against_the_heuristic_writes_only_the_models_side(game_string):
         assert np.allclose(c.target, 2 * (returns[movers] - lo) / (hi - lo) - 1)
 
 
+def test_a_guided_model_plays_the_heuristics_moves():
+    """``heuristic_guide = 1`` (and ε = 0): every move of the model is the heuristic's, drawn
+    from the same generator, and is a sample like any other."""
+    game = load(GAME)
+    net = q_model(game)
+    heuristic = heuristic_module(game.spec.kernel)
+    weights = heuristic_weights(game)
+    c = play_chunk(GAME, 5, 2, 1, net.dims, net.params, 0.0, heuristic_guide=1.0)
+    rng = make_rng(int(derive(np.uint64(base_seed(5)), 2)))
+    state, k = game.new_initial_state(), 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(int(game.spec.kernel.sample_chance(state.kernel_state(), rng)))
+            continue
+        if len(state.legal_actions()) == 1:
+            state.apply_action(state.legal_actions()[0])
+            continue
+        uniform(rng)  # the ε draw
+        uniform(rng)  # the guide's draw
+        assert c.actions[k] == heuristic.act(state.kernel_state(), rng, weights)
+        state.apply_action(int(c.actions[k]))
+        k += 1
+    assert k == len(c.actions) > 5
+
+
+def test_the_guide_falls_to_zero_over_the_exploration_schedule(tmp_path):
+    path = tmp_path / "t.toml"
+    text = TINY.format(game=GAME, actors=0, out=tmp_path / "o")
+    path.write_text(text + "\nheuristic_guide = 0.8\n")
+    config = load_train_config(path)
+    half = config.eps_decisions // 2
+    assert [config.guide(d) for d in (0, half, 2 * half, 10 * half)] == [0.8, 0.4, 0.0, 0.0]
+    assert "heuristic_guide" in config.identity()
+
+
 def test_the_sides_against_the_heuristic_are_teams_or_seats():
     assert _sides(load("skip_columns(players=4)")).tolist() == [0b0011, 0b1100]
     assert _sides(load("classic_sixty_six_4p")).tolist() == [0b0101, 0b1010]  # partners across
@@ -297,6 +332,7 @@ def test_train_resumes_after_kill_9_to_the_same_end(tmp_path):
         ("decisions = 0", "decisions must be a positive integer"),
         ("eps_start = 1.5", "eps_start must be a finite number in"),
         ("heuristic_share = -0.1", "heuristic_share must be a finite number in"),
+        ("heuristic_guide = 2", "heuristic_guide must be a finite number in"),
         ("hidden = []", "hidden must be a non-empty list"),
         ("actors = 2", "actors must be 0 or 1"),
         ('references = ["nobody"]', "references: unknown agent"),

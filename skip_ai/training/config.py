@@ -15,6 +15,8 @@ eps_end = 0.02                         #   linearly from eps_start to eps_end
 eps_decisions = 2_000_000              #   over this many samples
 heuristic_share = 0.0                  # games where one side plays the model and the rest the
                                        #   game's heuristic (0: pure self-play)
+heuristic_guide = 0.0                  # chance that a model's greedy move is the heuristic's,
+                                       #   lowered linearly to 0 over eps_decisions
 eval_every = 500_000                   # samples between evaluations of the model
 eval_deals = 40                        # duplicate deals per evaluation match
 eval_seed = 1_000                      # their seed family (keep it apart from `seed`)
@@ -59,6 +61,7 @@ _DEFAULTS: dict[str, Any] = {
     "eps_end": 0.02,
     "eps_decisions": 2_000_000,
     "heuristic_share": 0.0,
+    "heuristic_guide": 0.0,
     "eval_every": 500_000,
     "eval_deals": 40,
     "eval_seed": 1_000,
@@ -67,7 +70,7 @@ _DEFAULTS: dict[str, Any] = {
 }
 _REQUIRED = {"name", "game"}
 _POSITIVE = ("batch", "chunk", "eps_decisions", "eval_every", "eval_deals")
-_UNIT = ("eps_start", "eps_end", "heuristic_share")
+_UNIT = ("eps_start", "eps_end", "heuristic_share", "heuristic_guide")
 
 
 class TrainConfigError(ValueError):
@@ -89,6 +92,7 @@ class TrainConfig:
     eps_end: float
     eps_decisions: int
     heuristic_share: float
+    heuristic_guide: float
     eval_every: int
     eval_deals: int
     eval_seed: int
@@ -104,14 +108,19 @@ class TrainConfig:
             del ident[key]
         ident["hidden"] = list(self.hidden)
         ident["references"] = list(self.references)
-        if self.heuristic_share == 0.0:  # so the folders of runs from before it still resume
-            del ident["heuristic_share"]
+        for key in ("heuristic_share", "heuristic_guide"):
+            if ident[key] == 0.0:  # so the folders of runs from before them still resume
+                del ident[key]
         return ident
 
     def eps(self, decisions: int) -> float:
         """The exploration rate after ``decisions`` samples."""
         f = min(decisions / self.eps_decisions, 1.0)
         return self.eps_start + f * (self.eps_end - self.eps_start)
+
+    def guide(self, decisions: int) -> float:
+        """The chance of the heuristic's move at a model's greedy turn after ``decisions``."""
+        return self.heuristic_guide * max(0.0, 1.0 - decisions / self.eps_decisions)
 
 
 def load_train_config(path: str | Path) -> TrainConfig:
@@ -187,6 +196,7 @@ def _load_one(path: Path, raw: dict) -> TrainConfig:
         eps_end=float(c["eps_end"]),
         eps_decisions=c["eps_decisions"],
         heuristic_share=float(c["heuristic_share"]),
+        heuristic_guide=float(c["heuristic_guide"]),
         eval_every=c["eval_every"],
         eval_deals=c["eval_deals"],
         eval_seed=c["eval_seed"],

@@ -74,11 +74,13 @@ def play_chunk(
     params: np.ndarray,
     eps: float,
     heuristic_share: float = 0.0,
+    heuristic_guide: float = 0.0,
 ) -> Chunk:
     """About ``size`` samples of self-play from game ``first`` of the family ``seed`` on
     (whole games only: fewer than ``size``, never more), the model ``(dims, params)`` playing
     every seat ε-greedily, or, in a ``heuristic_share`` of the games, one side against the
-    game's heuristic (:mod:`skip_ai.training.dmc_actor`)."""
+    game's heuristic; with probability ``heuristic_guide`` a model's greedy move is the
+    heuristic's (:mod:`skip_ai.training.dmc_actor`)."""
     t0 = time.process_time()
     g = _game(game)
     margin = g.max_game_length()
@@ -98,6 +100,7 @@ def play_chunk(
         g.max_utility() - lo,
         _sides(g),
         heuristic_share,
+        heuristic_guide,
         heuristic_weights(g),
         obs,
         actions,
@@ -197,6 +200,7 @@ def _loop(config: TrainConfig, state: State, pool, bar: tqdm) -> None:
         state.actor_params,
         config.eps(state.decisions),
         config.heuristic_share,
+        config.guide(state.decisions),
     )
     while not _done(config, state):
         chunk = pending.result()
@@ -211,6 +215,7 @@ def _loop(config: TrainConfig, state: State, pool, bar: tqdm) -> None:
             state.net.params.copy(),
             config.eps(state.decisions + len(chunk.actions)),
             config.heuristic_share,
+            config.guide(state.decisions + len(chunk.actions)),
         )
         before = state.net.params.copy()
         t0 = time.process_time()

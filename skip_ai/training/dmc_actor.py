@@ -16,6 +16,13 @@ every other seat plays ``P.act``; only the model's decisions are written. Pure s
 play; these games show the learner that style. With ``share = 0`` nothing is drawn for it, so
 the samples are those of pure self-play.
 
+**Heuristic guidance.** With probability ``guide``, a model's move that is not an ε move is the
+heuristic's move instead of the argmax of Q (and is learned like any other). Early in a run,
+when the model's own choices are poor, Q is then learned for the heuristic's play and its
+alternatives, so its argmax is a one-step improvement on the heuristic (the policy improvement
+of a rollout algorithm); the trainer lowers ``guide`` to 0 over the run. With ``guide = 0``
+nothing is drawn for it.
+
 Game ``i`` draws everything from the generator seeded with ``derive(base_seed, i)``, so a batch
 of samples depends only on the model, ``eps``, the seed and the first game's index.
 """
@@ -50,6 +57,7 @@ def dmc_actor(K, P) -> SimpleNamespace:
         span,
         sides,
         share,
+        guide,
         hweights,
         obs,
         actions,
@@ -60,7 +68,8 @@ def dmc_actor(K, P) -> SimpleNamespace:
         ``obs`` (rows × observation size, zeroed by the caller), ``actions`` and ``target``.
         ``lo``/``span``: the game's minimum utility and utility range. ``sides``: seat masks,
         one per side; ``share``: the probability of a game against ``P`` with weights
-        ``hweights``. Returns (games played, rows written)."""
+        ``hweights``; ``guide``: the probability of the heuristic's move at a model's turn.
+        Returns (games played, rows written)."""
         cap = obs.shape[0]
         legal = np.empty(MAX_ACTIONS, np.int64)
         q = np.empty(MAX_ACTIONS, np.float64)
@@ -95,6 +104,8 @@ def dmc_actor(K, P) -> SimpleNamespace:
                 K.observation(s, cur, x)
                 if uniform(rng) < eps:
                     a = legal[below(rng, n)]
+                elif guide > 0.0 and uniform(rng) < guide:
+                    a = P.act(s, rng, hweights)
                 else:
                     net_logits(dims, qparams, x, legal, n, q, scratch)
                     a = legal[np.argmax(q[:n])]
