@@ -403,6 +403,35 @@ def fit_q(
     return total / max(len(obs), 1)
 
 
+def fit_imitation(
+    net: PolicyValueNet,
+    obs: np.ndarray,
+    actions: np.ndarray,
+    value: np.ndarray,
+    adam: Adam,
+    lr: float,
+    batch: int,
+    rng: np.random.Generator,
+) -> float:
+    """One pass of behaviour cloning over the samples, in shuffled mini-batches: cross-entropy
+    of the softmax over every action id to the move taken, plus the value head's squared
+    error to ``value`` (in [-1, 1]), applied by ``adam``. Returns the mean cross-entropy.
+    (The one-hot targets are made a batch at a time: a game can have tens of thousands of
+    actions.)"""
+    total = 0.0
+    order = rng.permutation(len(obs))
+    everything = np.ones((batch, net.num_actions), bool)
+    for start in range(0, len(obs), batch):
+        idx = order[start : start + batch]
+        target = np.zeros((len(idx), net.num_actions))
+        target[np.arange(len(idx)), actions[idx]] = 1.0
+        x, v = obs[idx].astype(np.float64), value[idx].astype(np.float64)
+        grad, loss, _ = _gradient(net, x, everything[: len(idx)], target, v, 1.0)
+        net.params -= adam.step(grad, lr)
+        total += loss * len(idx)
+    return total / max(len(obs), 1)
+
+
 def q_gradient(
     net: PolicyValueNet, obs: np.ndarray, actions: np.ndarray, target: np.ndarray
 ) -> tuple[np.ndarray, float]:

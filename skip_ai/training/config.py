@@ -17,6 +17,9 @@ heuristic_share = 0.0                  # games where one side plays the model an
                                        #   game's heuristic (0: pure self-play)
 heuristic_guide = 0.0                  # chance that a model's greedy move is the heuristic's,
                                        #   lowered linearly to 0 over eps_decisions
+imitation = 0                          # before self-play: imitate the heuristic's moves in this
+imitation_epochs = 4                   #   many samples of its self-play, this many passes,
+imitation_lr = 0.001                   #   this Adam step
 eval_every = 500_000                   # samples between evaluations of the model
 eval_deals = 40                        # duplicate deals per evaluation match
 eval_seed = 1_000                      # their seed family (keep it apart from `seed`)
@@ -62,6 +65,9 @@ _DEFAULTS: dict[str, Any] = {
     "eps_decisions": 2_000_000,
     "heuristic_share": 0.0,
     "heuristic_guide": 0.0,
+    "imitation": 0,
+    "imitation_epochs": 4,
+    "imitation_lr": 1e-3,
     "eval_every": 500_000,
     "eval_deals": 40,
     "eval_seed": 1_000,
@@ -69,7 +75,8 @@ _DEFAULTS: dict[str, Any] = {
     "actors": 1,
 }
 _REQUIRED = {"name", "game"}
-_POSITIVE = ("batch", "chunk", "eps_decisions", "eval_every", "eval_deals")
+MAX_IMITATION = 4_000_000
+_POSITIVE = ("batch", "chunk", "eps_decisions", "eval_every", "eval_deals", "imitation_epochs")
 _UNIT = ("eps_start", "eps_end", "heuristic_share", "heuristic_guide")
 
 
@@ -93,6 +100,9 @@ class TrainConfig:
     eps_decisions: int
     heuristic_share: float
     heuristic_guide: float
+    imitation: int
+    imitation_epochs: int
+    imitation_lr: float
     eval_every: int
     eval_deals: int
     eval_seed: int
@@ -108,9 +118,11 @@ class TrainConfig:
             del ident[key]
         ident["hidden"] = list(self.hidden)
         ident["references"] = list(self.references)
-        for key in ("heuristic_share", "heuristic_guide"):
-            if ident[key] == 0.0:  # so the folders of runs from before them still resume
+        for key in ("heuristic_share", "heuristic_guide", "imitation"):
+            if ident[key] == 0:  # so the folders of runs from before them still resume
                 del ident[key]
+        if self.imitation == 0:
+            del ident["imitation_epochs"], ident["imitation_lr"]
         return ident
 
     def eps(self, decisions: int) -> float:
@@ -197,6 +209,9 @@ def _load_one(path: Path, raw: dict) -> TrainConfig:
         eps_decisions=c["eps_decisions"],
         heuristic_share=float(c["heuristic_share"]),
         heuristic_guide=float(c["heuristic_guide"]),
+        imitation=c["imitation"],
+        imitation_epochs=c["imitation_epochs"],
+        imitation_lr=float(c["imitation_lr"]),
         eval_every=c["eval_every"],
         eval_deals=c["eval_deals"],
         eval_seed=c["eval_seed"],
@@ -220,9 +235,13 @@ def _check_numbers(c: dict) -> None:
     for key in _POSITIVE:
         if not _is_int(c[key]) or c[key] < 1:
             raise ValueError(f"{key} must be a positive integer (got {c[key]!r})")
-    for key in ("seed", "eval_seed"):
+    for key in ("seed", "eval_seed", "imitation"):
         if not _is_int(c[key]) or c[key] < 0:
             raise ValueError(f"{key} must be an integer ≥ 0 (got {c[key]!r})")
+    if c["imitation"] > MAX_IMITATION:  # held in memory at once, as observations
+        raise ValueError(
+            f"imitation must be at most {MAX_IMITATION:,} samples (got {c['imitation']})"
+        )
     if c["actors"] not in (0, 1) or isinstance(c["actors"], bool):
         raise ValueError(f"actors must be 0 or 1 (got {c['actors']!r})")
     if c["decisions"] is None and c["cpu_minutes"] is None:
@@ -231,8 +250,9 @@ def _check_numbers(c: dict) -> None:
         raise ValueError(f"decisions must be a positive integer (got {c['decisions']!r})")
     if c["cpu_minutes"] is not None and not (_is_number(c["cpu_minutes"]) and c["cpu_minutes"] > 0):
         raise ValueError(f"cpu_minutes must be a finite number > 0 (got {c['cpu_minutes']!r})")
-    if not (_is_number(c["lr"]) and 0 < c["lr"] <= 1):
-        raise ValueError(f"lr must be a finite number in (0, 1] (got {c['lr']!r})")
+    for key in ("lr", "imitation_lr"):
+        if not (_is_number(c[key]) and 0 < c[key] <= 1):
+            raise ValueError(f"{key} must be a finite number in (0, 1] (got {c[key]!r})")
     for key in _UNIT:
         if not (_is_number(c[key]) and 0 <= c[key] <= 1):
             raise ValueError(f"{key} must be a finite number in [0, 1] (got {c[key]!r})")
