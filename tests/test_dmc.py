@@ -2,6 +2,7 @@
 through pyspiel) and is reproducible; the learner lowers its loss; Q model files are checked;
 ``learned(model=…)`` plays legal moves in every game; a killed run resumes to the same end."""
 
+import json
 import os
 import signal
 import subprocess
@@ -14,7 +15,7 @@ import pytest
 
 from agents import make_agent
 from agents.heuristics import heuristic_module, heuristic_weights
-from agents.model import Adam, PolicyValueNet, fit_q, q_gradient
+from agents.model import Adam, PolicyValueNet, fit_imitation, fit_q, q_gradient
 from skip_ai.kernel.rng import base_seed, below, derive, make_rng, uniform
 from skip_ai.pyspiel_wrapper import REGISTRY, load
 from skip_ai.training import run_training
@@ -142,6 +143,49 @@ def test_the_guide_falls_to_zero_over_the_exploration_schedule(tmp_path):
     half = config.eps_decisions // 2
     assert [config.guide(d) for d in (0, half, 2 * half, 10 * half)] == [0.8, 0.4, 0.0, 0.0]
     assert "heuristic_guide" in config.identity()
+
+
+def test_imitation_learns_the_moves_taken():
+    """Imitation on a tiny problem: each observation's move becomes its argmax, the margin
+    loss falls to nothing, and Q of the moves taken comes near their returns."""
+    rng = np.random.default_rng(3)
+    net = PolicyValueNet.initial("g", 8, 6, (16,), seed=1, kind="q")
+    obs = rng.integers(0, 2, (300, 8)).astype(np.float32)
+    actions = (obs[:, :3] @ [1, 2, 4]).astype(np.int64) % 6  # a function of the observation
+    returns = np.where(actions % 2 == 0, 0.5, -0.5)
+    adam, before = Adam(len(net.params)), None
+    for _ in range(150):
+        loss = fit_imitation(net, obs, actions, returns, adam, 0.01, 64, rng)
+        before = loss if before is None else before
+    q, _, _ = net.forward(obs.astype(np.float64))
+    assert loss < before / 5 and (q.argmax(axis=1) == actions).mean() > 0.95
+    assert np.abs(q[np.arange(300), actions] - returns).mean() < 0.1
+
+
+def test_a_run_imitates_the_heuristic_first_and_once(tmp_path):
+    """``imitation``: the first snapshot is the model fitted to the heuristic's moves (it picks
+    them far more often than the untrained model), counted in the CPU time; a rerun resumes
+    from the checkpoint without imitating again."""
+    path = tmp_path / "t.toml"
+    text = TINY.format(game=GAME, actors=0, out=tmp_path / "o").replace("40_000", "8_000")
+    extra = "imitation = 20_000\nimitation_epochs = 3\nimitation_lr = 0.01\nbatch = 128\n"
+    path.write_text(text + "\n" + extra)
+    config = load_train_config(path)
+    run_training(config, progress=False)
+    game = load(GAME)
+    untrained = q_model(game, (16,))
+    moves = play_chunk(GAME, 99, 0, 3000, untrained.dims, untrained.params, 0.0, heuristic_guide=1)
+
+    def agreement(net):
+        logits, _, _ = net.forward(moves.obs.astype(np.float64))
+        return (logits.argmax(axis=1) == moves.actions).mean()
+
+    imitated = PolicyValueNet.load(tmp_path / "o" / "models" / "d0000000000.npz", game)
+    assert agreement(imitated) > 4 * agreement(untrained)
+    assert json.loads((tmp_path / "o" / "cpu.json").read_text())["d0000000000"] > 0
+    stamp = (tmp_path / "o" / "checkpoint.npz").stat().st_mtime_ns
+    run_training(config, progress=False)  # finished: nothing to do, and no imitation
+    assert (tmp_path / "o" / "checkpoint.npz").stat().st_mtime_ns == stamp
 
 
 def test_the_sides_against_the_heuristic_are_teams_or_seats():
@@ -333,6 +377,8 @@ def test_train_resumes_after_kill_9_to_the_same_end(tmp_path):
         ("eps_start = 1.5", "eps_start must be a finite number in"),
         ("heuristic_share = -0.1", "heuristic_share must be a finite number in"),
         ("heuristic_guide = 2", "heuristic_guide must be a finite number in"),
+        ("imitation = 9_000_000", "imitation must be at most"),
+        ("imitation_lr = 0", "imitation_lr must be a finite number in"),
         ("hidden = []", "hidden must be a non-empty list"),
         ("actors = 2", "actors must be 0 or 1"),
         ('references = ["nobody"]', "references: unknown agent"),

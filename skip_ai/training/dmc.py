@@ -183,7 +183,7 @@ def run_training(config: TrainConfig, progress: bool = True) -> list[dict]:
         _imitate(config, state, progress)
     _evaluate_missing(config, game)
     if state.decisions == 0 and not _snapshot(out, 0).exists():
-        _save_model(state.net, _snapshot(out, 0))
+        _snapshot_now(out, state)  # the untrained (or the imitated) model, and its CPU time
         _evaluate_missing(config, game)
     bar = tqdm(total=config.decisions, initial=state.decisions, unit="dec", disable=not progress)
     pool = _actor_pool(config.actors)
