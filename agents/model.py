@@ -321,13 +321,6 @@ def _gradient(net, obs, legal, target, value, value_weight):
         loss_p = -(target * safe).sum() / nb
         d_logits = (p - target) / nb  # (N, A); zero where illegal
     d_val = value_weight * 2 * (val - value) * (1 - val**2) / nb  # through tanh
-    return _heads_gradient(net, acts, d_logits, d_val), float(loss_p), float(loss_v)
-
-
-def _heads_gradient(net, acts, d_logits, d_val):
-    """The gradient over the parameters (without ``d_logits``: all but the policy head's)
-    given the loss's gradient with respect to the logits ``(N, A)`` and the values ``(N,)``
-    (through their tanh)."""
     dims = net.dims
     # heads, on the last hidden layer h
     h = acts[-1]
@@ -341,7 +334,8 @@ def _heads_gradient(net, acts, d_logits, d_val):
         head = [(d_logits.T @ h).ravel(), d_logits.sum(axis=0), d_val @ h, [d_val.sum()]]
         dh = d_logits @ Wp + np.outer(d_val, wv)
     grads = _backprop_hidden(net, acts, dh)
-    return np.concatenate(grads + [np.asarray(g, np.float64).ravel() for g in head])
+    grad = np.concatenate(grads + [np.asarray(g, np.float64).ravel() for g in head])
+    return grad, float(loss_p), float(loss_v)
 
 
 def _backprop_hidden(net: PolicyValueNet, acts: list[np.ndarray], dh: np.ndarray) -> list:
@@ -413,41 +407,28 @@ def fit_imitation(
     net: PolicyValueNet,
     obs: np.ndarray,
     actions: np.ndarray,
-    target: np.ndarray,
+    value: np.ndarray,
     adam: Adam,
     lr: float,
     batch: int,
     rng: np.random.Generator,
-    margin: float = 0.1,
 ) -> float:
-    """One pass of imitation over the samples, in shuffled mini-batches, that keeps the outputs
-    Q values (as DQfD, Hester et al. 2018): Q(s, a) of the move taken and the value are
-    regressed on the return ``target`` (in [-1, 1]) as in :func:`fit_q`, plus the large-margin
-    loss max_a [Q(s, a) + margin·(a ≠ a_taken)] − Q(s, a_taken), which puts the move taken
-    above every other action by ``margin``. (A cross-entropy fit makes the outputs
-    log-probabilities, which the self-play that follows, regressing them on returns, scrambled:
-    Columns fell from 0.41 against the heuristic to 0.09 in 4M samples.) Returns the mean
-    margin loss. Every action id is scored: a game can have tens of thousands, so a batch's
-    outputs are made one batch at a time."""
+    """One pass of behaviour cloning over the samples, in shuffled mini-batches: cross-entropy
+    of the softmax over every action id to the move taken, plus the value head's squared
+    error to ``value`` (in [-1, 1]), applied by ``adam``. Returns the mean cross-entropy.
+    (The one-hot targets are made a batch at a time: a game can have tens of thousands of
+    actions.)"""
     total = 0.0
     order = rng.permutation(len(obs))
+    everything = np.ones((batch, net.num_actions), bool)
     for start in range(0, len(obs), batch):
         idx = order[start : start + batch]
-        nb, a, g = len(idx), actions[idx], target[idx].astype(np.float64)
-        q, val, acts = net.forward(obs[idx].astype(np.float64))
-        rows = np.arange(nb)
-        q_taken = q[rows, a]
-        raised = q + margin
-        raised[rows, a] = q_taken
-        best = raised.argmax(axis=1)
-        gap = raised[rows, best] - q_taken  # 0 where the move taken is already ahead
-        d_q = np.zeros_like(q)
-        d_q[rows, a] = 2 * (q_taken - g) / nb
-        d_q[rows, best] += 1.0 / nb
-        d_q[rows, a] -= 1.0 / nb
-        d_val = 2 * (val - g) * (1 - val**2) / nb
-        net.params -= adam.step(_heads_gradient(net, acts, d_q, d_val), lr)
-        total += gap.sum()
+        target = np.zeros((len(idx), net.num_actions))
+        target[np.arange(len(idx)), actions[idx]] = 1.0
+        x, v = obs[idx].astype(np.float64), value[idx].astype(np.float64)
+        grad, loss, _ = _gradient(net, x, everything[: len(idx)], target, v, 1.0)
+        net.params -= adam.step(grad, lr)
+        total += loss * len(idx)
     return total / max(len(obs), 1)
 
 

@@ -22,10 +22,13 @@ grow).
 heuristic in self-play (every move the heuristic's, games numbered from ``IMITATION_FIRST`` in
 the run's seed family, never reached by the self-play) and fits the model to its moves by
 cross-entropy for ``imitation_epochs`` passes (:func:`agents.model.fit_imitation`), the value
-head to their returns; self-play then starts from that model. From scratch, ε-greedy
-self-play does not find what the heuristic knows (Columns: 0.03 against it after 10 CPU
-minutes), while a model fitted to the heuristic's moves plays nearly as well as it. The
-imitated model is the curve's first point; its CPU time is counted.
+head to their returns; self-play then starts from that model, which is the curve's first
+point (its CPU time counted). Measured on Columns (results/learned.md): from scratch, 10 CPU
+minutes of self-play scored 0.03 against the heuristic; the imitated model 0.41; but the
+self-play after it, regressing its outputs (log-probabilities) on returns, brought it down to
+0.09 in 4M samples. Imitation with DQfD's large-margin loss instead, which keeps the outputs
+Q values, imitated too little in the same samples (0.00) to be kept. So today the imitated
+snapshot ``models/d0000000000.npz`` is the model to use where imitation helps.
 
 **The learning curve.** Every ``eval_every`` samples (and at 0 and at the end) the model is
 saved as ``OUT/models/d<samples>.npz`` and plays ``learned(model=…)`` against each reference on
