@@ -38,6 +38,40 @@ def q_model(game, hidden=(16,), seed=0):
     )
 
 
+def replay(game, c, rng, check, model_seat=lambda seat: True, draws=1):
+    """Walk through pyspiel the games the self-play kernel played for chunk ``c``, drawing from
+    ``rng`` as the kernel does: chance, the heuristic at the seats not ``model_seat``, forced
+    moves, and at each model decision ``draws`` uniform draws (ε, the guide's) before
+    ``check(state, k)`` looks at row ``k``. Returns the final state and each row's mover."""
+    heuristic = heuristic_module(game.spec.kernel)
+    weights = heuristic_weights(game)
+    state, movers = game.new_initial_state(), []
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(int(game.spec.kernel.sample_chance(state.kernel_state(), rng)))
+            continue
+        seat = state.current_player()
+        if not model_seat(seat):
+            state.apply_action(int(heuristic.act(state.kernel_state(), rng, weights)))
+            continue
+        if len(state.legal_actions()) == 1:
+            state.apply_action(state.legal_actions()[0])
+            continue
+        for _ in range(draws):
+            uniform(rng)
+        check(state, len(movers))
+        state.apply_action(int(c.actions[len(movers)]))
+        movers.append(seat)
+    assert len(movers) == len(c.actions)
+    return state, movers
+
+
+def targets_are_returns(game, c, state, movers):
+    returns = np.asarray(state.returns())
+    lo, hi = game.min_utility(), game.max_utility()
+    return np.allclose(c.target, 2 * (returns[movers] - lo) / (hi - lo) - 1)
+
+
 def test_selfplay_samples_replay_through_pyspiel():
     """One greedy game's rows: each observation is the mover's, each action legal, each target
     the mover's final return; chance drawn from the game's generator as the engine draws it."""
@@ -45,26 +79,13 @@ def test_selfplay_samples_replay_through_pyspiel():
     net = q_model(game)
     c = play_chunk(GAME, 7, 3, 1, net.dims, net.params, 0.0)  # size 1: exactly one game
     assert c.games == 1 and len(c.actions) > 5
-    rng = make_rng(int(derive(np.uint64(base_seed(7)), 3)))
-    state = game.new_initial_state()
-    movers, k = [], 0
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(int(game.spec.kernel.sample_chance(state.kernel_state(), rng)))
-            continue
-        if len(state.legal_actions()) == 1:
-            state.apply_action(state.legal_actions()[0])
-            continue
-        uniform(rng)  # the ε draw
+
+    def check(state, k):
         assert np.array_equal(c.obs[k], np.asarray(state.observation_tensor(), np.float32))
         assert c.actions[k] in state.legal_actions()
-        movers.append(state.current_player())
-        state.apply_action(int(c.actions[k]))
-        k += 1
-    assert k == len(c.actions)
-    returns = np.asarray(state.returns())
-    lo, hi = game.min_utility(), game.max_utility()
-    assert np.allclose(c.target, 2 * (returns[movers] - lo) / (hi - lo) - 1)
+
+    rng = make_rng(int(derive(np.uint64(base_seed(7)), 3)))
+    assert targets_are_returns(game, c, *replay(game, c, rng, check))
 
 
 @pytest.mark.parametrize(
@@ -78,36 +99,19 @@ def test_a_game_against_the_heuristic_writes_only_the_models_side(game_string):
     only the model's decisions become samples, each with its mover's return."""
     game = load(game_string)
     net = q_model(game)
-    heuristic = heuristic_module(game.spec.kernel)
-    weights = heuristic_weights(game)
     for first in range(4):
         c = play_chunk(game_string, 7, first, 1, net.dims, net.params, 0.0, heuristic_share=1.0)
+
+        def check(state, k, c=c):
+            assert np.array_equal(c.obs[k], np.asarray(state.observation_tensor(), np.float32))
+
         rng = make_rng(int(derive(np.uint64(base_seed(7)), first)))
         uniform(rng)  # the draw of a game against the heuristic
         sides = game.teams() if game.spec.team_game else np.arange(game.num_players())
         side = below(rng, int(sides.max()) + 1)
-        state = game.new_initial_state()
-        movers, k = [], 0
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.apply_action(int(game.spec.kernel.sample_chance(state.kernel_state(), rng)))
-                continue
-            seat = state.current_player()
-            if sides[seat] != side:
-                state.apply_action(int(heuristic.act(state.kernel_state(), rng, weights)))
-                continue
-            if len(state.legal_actions()) == 1:
-                state.apply_action(state.legal_actions()[0])
-                continue
-            uniform(rng)  # the ε draw
-            assert np.array_equal(c.obs[k], np.asarray(state.observation_tensor(), np.float32))
-            movers.append(seat)
-            state.apply_action(int(c.actions[k]))
-            k += 1
-        assert k == len(c.actions) > 0 and {sides[m] for m in movers} == {side}
-        returns = np.asarray(state.returns())
-        lo, hi = game.min_utility(), game.max_utility()
-        assert np.allclose(c.target, 2 * (returns[movers] - lo) / (hi - lo) - 1)
+        state, movers = replay(game, c, rng, check, lambda seat: sides[seat] == side)
+        assert movers and {sides[m] for m in movers} == {side}
+        assert targets_are_returns(game, c, state, movers)
 
 
 def test_a_guided_model_plays_the_heuristics_moves():
@@ -118,21 +122,13 @@ def test_a_guided_model_plays_the_heuristics_moves():
     heuristic = heuristic_module(game.spec.kernel)
     weights = heuristic_weights(game)
     c = play_chunk(GAME, 5, 2, 1, net.dims, net.params, 0.0, heuristic_guide=1.0)
-    rng = make_rng(int(derive(np.uint64(base_seed(5)), 2)))
-    state, k = game.new_initial_state(), 0
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(int(game.spec.kernel.sample_chance(state.kernel_state(), rng)))
-            continue
-        if len(state.legal_actions()) == 1:
-            state.apply_action(state.legal_actions()[0])
-            continue
-        uniform(rng)  # the ε draw
-        uniform(rng)  # the guide's draw
+
+    def check(state, k):
         assert c.actions[k] == heuristic.act(state.kernel_state(), rng, weights)
-        state.apply_action(int(c.actions[k]))
-        k += 1
-    assert k == len(c.actions) > 5
+
+    rng = make_rng(int(derive(np.uint64(base_seed(5)), 2)))
+    _, movers = replay(game, c, rng, check, draws=2)  # the ε draw and the guide's
+    assert len(movers) > 5
 
 
 def test_the_guide_falls_to_zero_over_the_exploration_schedule(tmp_path):
