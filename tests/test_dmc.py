@@ -260,6 +260,31 @@ def test_q_model_files_are_checked(tmp_path):
         make_agent("learned", game)
 
 
+MODELS = sorted((ROOT / "results" / "models").glob("*.npz"))
+
+
+@pytest.mark.parametrize("path", MODELS, ids=[p.stem for p in MODELS])
+def test_each_committed_model_loads_for_its_games_default_by_both_specs(path):
+    """``results/models/<game>.npz``: a model of that game's default variant, which both
+    ``learned(model=…)`` and ``ismcts(model=…)`` load and play with."""
+    game = load(path.stem)
+    assert PolicyValueNet.load(path, game).kind == "q"
+    state = game.new_initial_state()
+    rng = np.random.default_rng(0)
+    while state.is_chance_node() or len(state.legal_actions()) < 2:
+        outcomes, probs = (
+            zip(*state.chance_outcomes())
+            if state.is_chance_node()
+            else [
+                (state.legal_actions()[0],),
+                (1.0,),
+            ]
+        )
+        state.apply_action(int(rng.choice(outcomes, p=probs)))
+    for spec in (f"learned(model={path})", f"ismcts(iterations=20,model={path},temperature=0.1)"):
+        assert make_agent(spec, game).step(state) in state.legal_actions()
+
+
 @pytest.mark.parametrize("name", sorted(REGISTRY))
 def test_learned_plays_legal_moves_in_every_game(tmp_path, name):
     game = load(name)
