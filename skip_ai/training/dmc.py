@@ -291,8 +291,8 @@ def _imitate(config: TrainConfig, state: State, progress: bool) -> None:
     )
     adam = Adam(len(net.params))
     rng = np.random.default_rng(int(derive(np.uint64(base_seed(config.seed)), IMITATION_FIRST)))
+    lr, batch = config.imitation_lr, config.batch
     for _ in tqdm(range(config.imitation_epochs), desc="imitation", disable=not progress):
-        lr, batch = config.imitation_lr, config.batch
         state.loss = fit_imitation(net, c.obs, c.actions, c.target, adam, lr, batch, rng)
     state.actor_params = net.params.copy()
     state.cpu += c.cpu + time.process_time() - t0
