@@ -15,7 +15,7 @@ import pytest
 
 from agents import make_agent
 from agents.heuristics import heuristic_module, heuristic_weights
-from agents.model import Adam, PolicyValueNet, fit_imitation, fit_q, q_gradient
+from agents.model import Adam, PolicyValueNet, fit_imitation, fit_q, one_hot, q_gradient
 from skip_ai.kernel.rng import base_seed, below, derive, make_rng, uniform
 from skip_ai.pyspiel_wrapper import REGISTRY, load
 from skip_ai.training import run_training
@@ -149,7 +149,7 @@ def test_imitation_learns_the_moves_taken():
     actions = (obs[:, :3] @ [1, 2, 4]).astype(np.int64) % 6  # a function of the observation
     adam, before = Adam(len(net.params)), None
     for _ in range(150):
-        loss = fit_imitation(net, obs, actions, np.zeros(300), adam, 0.01, 64, rng)
+        loss = fit_imitation(net, obs, one_hot(actions, 6), np.zeros(300), adam, 0.01, 64, rng)
         before = loss if before is None else before
     logits, _, _ = net.forward(obs.astype(np.float64))
     assert loss < before / 5 and (logits.argmax(axis=1) == actions).mean() > 0.95
@@ -400,6 +400,8 @@ def test_train_resumes_after_kill_9_to_the_same_end(tmp_path):
         ("hidden = []", "hidden must be a non-empty list"),
         ("actors = 2", "actors must be 0 or 1"),
         ('references = ["nobody"]', "references: unknown agent"),
+        ('teacher = "nobody"', "teacher: unknown agent"),
+        ('teacher = "ismcts(iterations=10)"', "needs imitation = N"),
         ("colour = 1", "unknown field"),
     ],
 )

@@ -17,9 +17,13 @@ heuristic_share = 0.0                  # games where one side plays the model an
                                        #   game's heuristic (0: pure self-play)
 heuristic_guide = 0.0                  # chance that a model's greedy move is the heuristic's,
                                        #   lowered linearly to 0 over eps_decisions
-imitation = 0                          # before self-play: imitate the heuristic's moves in this
+imitation = 0                          # before self-play: imitate the teacher's moves in this
 imitation_epochs = 4                   #   many samples of its self-play, this many passes,
 imitation_lr = 0.001                   #   this Adam step
+teacher = "heuristic"                  # whom imitation copies: the heuristic (its moves, played
+                                       #   in the kernel) or an agent spec such as
+                                       #   "ismcts(iterations=1000)" (its policy: a search's
+                                       #   visit shares; played by 1 + actors processes)
 eval_every = 500_000                   # samples between evaluations of the model
 eval_deals = 40                        # duplicate deals per evaluation match
 eval_seed = 1_000                      # their seed family (keep it apart from `seed`)
@@ -68,6 +72,7 @@ _DEFAULTS: dict[str, Any] = {
     "imitation": 0,
     "imitation_epochs": 4,
     "imitation_lr": 1e-3,
+    "teacher": "heuristic",
     "eval_every": 500_000,
     "eval_deals": 40,
     "eval_seed": 1_000,
@@ -103,6 +108,7 @@ class TrainConfig:
     imitation: int
     imitation_epochs: int
     imitation_lr: float
+    teacher: str
     eval_every: int
     eval_deals: int
     eval_seed: int
@@ -123,6 +129,8 @@ class TrainConfig:
                 del ident[key]
         if self.imitation == 0:
             del ident["imitation_epochs"], ident["imitation_lr"]
+        if self.imitation == 0 or self.teacher == "heuristic":
+            del ident["teacher"]
         return ident
 
     def eps(self, decisions: int) -> float:
@@ -188,6 +196,7 @@ def _load_one(path: Path, raw: dict) -> TrainConfig:
         _check_numbers(c)
         game = _check_game(c)
         _check_references(c, game)
+        _check_teacher(c, game)
         if not isinstance(c.get("out", ""), str):
             raise ValueError(f"out must be a folder's path (got {c['out']!r})")
         out = Path(c.get("out", f"runs/{c['name']}"))
@@ -212,6 +221,7 @@ def _load_one(path: Path, raw: dict) -> TrainConfig:
         imitation=c["imitation"],
         imitation_epochs=c["imitation_epochs"],
         imitation_lr=float(c["imitation_lr"]),
+        teacher=c["teacher"],
         eval_every=c["eval_every"],
         eval_deals=c["eval_deals"],
         eval_seed=c["eval_seed"],
@@ -286,3 +296,15 @@ def _check_references(c: dict, game: KernelGame) -> None:
             make_agent(ref, game)
         except ValueError as e:
             raise ValueError(f"references: {e}") from None
+
+
+def _check_teacher(c: dict, game: KernelGame) -> None:
+    teacher = c["teacher"]
+    if not isinstance(teacher, str):
+        raise ValueError(f"teacher must be an agent spec (got {teacher!r})")
+    try:
+        make_agent(teacher, game)
+    except ValueError as e:
+        raise ValueError(f"teacher: {e}") from None
+    if teacher != "heuristic" and c["imitation"] == 0:
+        raise ValueError(f"teacher {teacher!r} needs imitation = N samples to copy")

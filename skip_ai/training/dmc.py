@@ -30,6 +30,12 @@ self-play after it, regressing its outputs (log-probabilities) on returns, broug
 Q values, imitated too little in the same samples (0.00) to be kept. So today the imitated
 snapshot ``models/d0000000000.npz`` is the model to use where imitation helps.
 
+**A search as the teacher** (``teacher = "ismcts(iterations=N)"``): imitation copies the
+search's policy (its root visit shares) in its own self-play
+(:mod:`skip_ai.training.teacher_data`, ``1 + actors`` processes, their CPU time counted)
+instead of the heuristic's moves: the network can then become stronger than the heuristic,
+which a copy of the heuristic cannot.
+
 **The learning curve.** Every ``eval_every`` samples (and at 0 and at the end) the model is
 saved as ``OUT/models/d<samples>.npz`` and plays ``learned(model=…)`` against each reference on
 ``eval_deals`` duplicate deals of the ``eval_seed`` family; ``OUT/curve.json`` holds the scores
@@ -52,13 +58,14 @@ import numpy as np
 from tqdm import tqdm
 
 from agents.heuristics import heuristic_module, heuristic_weights
-from agents.model import Adam, PolicyValueNet, fit_imitation, fit_q
+from agents.model import Adam, PolicyValueNet, fit_imitation, fit_q, one_hot
 from skip_ai.kernel.rng import base_seed, derive
 from skip_ai.match import match
 from skip_ai.pyspiel_wrapper import KernelGame, load
 from skip_ai.training.config import TrainConfig
 from skip_ai.training.curve import plot_curve
 from skip_ai.training.dmc_actor import dmc_actor
+from skip_ai.training.teacher_data import teacher_samples
 
 
 @dataclass
@@ -275,27 +282,41 @@ IMITATION_FIRST = 1 << 48
 
 
 def _imitate(config: TrainConfig, state: State, progress: bool) -> None:
-    """Fit the fresh model to ``config.imitation`` samples of the heuristic's moves, make it
+    """Fit the fresh model to ``config.imitation`` samples of the teacher's self-play, make it
     the actor's model too, and checkpoint (a resumed run does not imitate again)."""
     t0 = time.process_time()
     net = state.net
-    c = play_chunk(
-        config.game,
-        config.seed,
-        IMITATION_FIRST,
-        config.imitation,
-        net.dims,
-        net.params,
-        0.0,
-        heuristic_guide=1.0,
-    )
+    if config.teacher == "heuristic":
+        c = play_chunk(
+            config.game,
+            config.seed,
+            IMITATION_FIRST,
+            config.imitation,
+            net.dims,
+            net.params,
+            0.0,
+            heuristic_guide=1.0,
+        )
+        obs, targets, value, cpu = c.obs, one_hot(c.actions, net.num_actions), c.target, c.cpu
+    else:
+        t = teacher_samples(
+            _game(config.game),
+            config.teacher,
+            config.imitation,
+            config.seed,
+            IMITATION_FIRST,
+            workers=1 + config.actors,
+            progress=progress,
+        )
+        targets = functools.partial(t.policy_targets, num_actions=net.num_actions)
+        obs, value, cpu = t.obs, t.value, t.cpu
     adam = Adam(len(net.params))
     rng = np.random.default_rng(int(derive(np.uint64(base_seed(config.seed)), IMITATION_FIRST)))
     lr, batch = config.imitation_lr, config.batch
     for _ in tqdm(range(config.imitation_epochs), desc="imitation", disable=not progress):
-        state.loss = fit_imitation(net, c.obs, c.actions, c.target, adam, lr, batch, rng)
+        state.loss = fit_imitation(net, obs, targets, value, adam, lr, batch, rng)
     state.actor_params = net.params.copy()
-    state.cpu += c.cpu + time.process_time() - t0
+    state.cpu += cpu + time.process_time() - t0
     state.save(config.out / "checkpoint.npz")
 
 

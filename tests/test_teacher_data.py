@@ -1,0 +1,94 @@
+"""Imitation of a search (``teacher = SPEC``): the samples are the teacher's own self-play,
+reproducible on any number of processes, and a run fitted to them copies the teacher."""
+
+import numpy as np
+
+from agents import make_agent
+from agents.model import PolicyValueNet
+from skip_ai.kernel.rng import base_seed, derive, make_rng
+from skip_ai.play import play
+from skip_ai.pyspiel_wrapper import load
+from skip_ai.training.config import load_train_config
+from skip_ai.training.dmc import run_training
+from skip_ai.training.teacher_data import teacher_games, teacher_samples
+
+GAME = "skip_columns(players=2,deck=36)"
+TEACHER = "ismcts(iterations=30)"
+
+
+def test_samples_are_the_teachers_decisions_replayed_through_pyspiel():
+    """Each row is a decision with a choice of the teacher's self-play of game i, dealt and
+    seeded as documented: its observation, its root visit shares (over legal moves, summing
+    to 1) and the mover's final return in [-1, 1]."""
+    game = load(GAME)
+    s = teacher_games(GAME, TEACHER, 5, 3, 2)
+    assert len(s) > 10 and s.cpu > 0
+    lo, span = game.min_utility(), game.max_utility() - game.min_utility()
+    row = 0
+    for i in (3, 4):
+        deal = int(derive(np.uint64(base_seed(5)), i))
+        bots = [
+            make_agent(TEACHER, game, seed=int(derive(np.uint64(deal), p + 1)))
+            for p in range(game.num_players())
+        ]
+        rows = []
+
+        def check(d):
+            if len(d.state.legal_actions()) == 1:
+                return
+            a, b = s.offsets[row + len(rows)], s.offsets[row + len(rows) + 1]
+            assert np.array_equal(s.obs[row + len(rows)], d.state.observation_tensor(d.player))
+            assert set(s.actions[a:b]) <= set(d.state.legal_actions())
+            assert np.isclose(s.probs[a:b].sum(), 1.0)
+            assert d.action in s.actions[a:b]
+            rows.append(d.player)
+
+        state = play(
+            game.new_initial_state(), bots, make_rng(deal), on_decision=check, policies=True
+        )
+        returns = 2 * (np.asarray(state.returns()) - lo) / span - 1
+        assert np.allclose(s.value[row : row + len(rows)], returns[rows])
+        row += len(rows)
+    assert row == len(s)
+
+
+def test_samples_do_not_depend_on_the_number_of_processes():
+    game = load(GAME)
+    one = teacher_samples(game, TEACHER, 150, 2, 0, workers=1, progress=False)
+    two = teacher_samples(game, TEACHER, 150, 2, 0, workers=2, progress=False)
+    assert len(one) == len(two) == 150
+    for f in ("obs", "offsets", "actions", "probs", "value"):
+        assert np.array_equal(getattr(one, f), getattr(two, f)), f
+    dense = one.policy_targets(np.arange(150), game.num_distinct_actions())
+    assert np.allclose(dense.sum(axis=1), 1.0)
+
+
+def test_a_run_imitates_the_search_it_is_given(tmp_path):
+    """The imitated model's policy is closer to the teacher's (cross-entropy to its visit
+    shares) than the untrained model's, on the teacher's decisions of games the run never saw
+    (a 30-iteration search's shares are flat, so its most visited move is too noisy a test)."""
+    path = tmp_path / "t.toml"
+    path.write_text(
+        f'name = "t"\ngame = "{GAME}"\ncpu_minutes = 0.001\nhidden = [32]\n'
+        f"imitation = 4000\nimitation_epochs = 6\nimitation_lr = 0.01\nbatch = 64\n"
+        f'teacher = "{TEACHER}"\neval_deals = 2\nreferences = ["random"]\nactors = 0\n'
+        f'out = "{tmp_path / "o"}"\n'
+    )
+    config = load_train_config(path)
+    assert config.identity()["teacher"] == TEACHER
+    run_training(config, progress=False)
+    game = load(GAME)
+    fresh = teacher_games(GAME, TEACHER, 77, 0, 6)
+    target = fresh.policy_targets(np.arange(len(fresh)), game.num_distinct_actions())
+
+    def cross_entropy(net):
+        q, _, _ = net.forward(fresh.obs.astype(np.float64))
+        q -= q.max(axis=1, keepdims=True)
+        log_p = q - np.log(np.exp(q).sum(axis=1, keepdims=True))
+        return -(target * log_p).sum(axis=1).mean()
+
+    untrained = PolicyValueNet.initial(
+        GAME, game.obs_size, game.num_distinct_actions(), (32,), kind="q"
+    )
+    imitated = PolicyValueNet.load(tmp_path / "o" / "model.npz", game)
+    assert cross_entropy(imitated) < 0.75 * cross_entropy(untrained)
