@@ -2,6 +2,7 @@
 reproducible on any number of processes, and a run fitted to them copies the teacher."""
 
 import numpy as np
+import pytest
 
 from agents import make_agent
 from agents.model import PolicyValueNet
@@ -10,7 +11,7 @@ from skip_ai.play import play
 from skip_ai.pyspiel_wrapper import load
 from skip_ai.training.config import load_train_config
 from skip_ai.training.dmc import run_training
-from skip_ai.training.teacher_data import teacher_games, teacher_samples
+from skip_ai.training.teacher_data import TeacherSamples, teacher_games, teacher_samples
 
 GAME = "skip_columns(players=2,deck=36)"
 TEACHER = "ismcts(iterations=30)"
@@ -77,6 +78,7 @@ def test_a_run_imitates_the_search_it_is_given(tmp_path):
     config = load_train_config(path)
     assert config.identity()["teacher"] == TEACHER
     run_training(config, progress=False)
+    assert len(TeacherSamples.load(tmp_path / "o" / "teacher.npz", 288, 54)) == 4000  # kept
     game = load(GAME)
     fresh = teacher_games(GAME, TEACHER, 77, 0, 6)
     target = fresh.policy_targets(np.arange(len(fresh)), game.num_distinct_actions())
@@ -92,3 +94,21 @@ def test_a_run_imitates_the_search_it_is_given(tmp_path):
     )
     imitated = PolicyValueNet.load(tmp_path / "o" / "model.npz", game)
     assert cross_entropy(imitated) < 0.75 * cross_entropy(untrained)
+
+
+def test_the_samples_file_round_trips_and_a_bad_one_is_refused(tmp_path):
+    game = load(GAME)
+    s = teacher_games(GAME, TEACHER, 1, 0, 1)
+    s.save(tmp_path / "t.npz")
+    back = TeacherSamples.load(tmp_path / "t.npz", game.obs_size, game.num_distinct_actions())
+    for f in ("obs", "offsets", "actions", "probs", "value"):
+        assert np.array_equal(getattr(back, f), getattr(s, f)), f
+    with pytest.raises(ValueError, match="do not fit"):
+        TeacherSamples.load(tmp_path / "t.npz", game.obs_size + 1, game.num_distinct_actions())
+    s.actions[0] = 10**6
+    s.save(tmp_path / "bad.npz")
+    with pytest.raises(ValueError, match="do not fit"):
+        TeacherSamples.load(tmp_path / "bad.npz", game.obs_size, game.num_distinct_actions())
+    (tmp_path / "junk.npz").write_bytes(b"not a zip")
+    with pytest.raises(ValueError, match="not a teacher-samples file"):
+        TeacherSamples.load(tmp_path / "junk.npz", game.obs_size, game.num_distinct_actions())

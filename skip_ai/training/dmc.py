@@ -65,7 +65,7 @@ from skip_ai.pyspiel_wrapper import KernelGame, load
 from skip_ai.training.config import TrainConfig
 from skip_ai.training.curve import plot_curve
 from skip_ai.training.dmc_actor import dmc_actor
-from skip_ai.training.teacher_data import teacher_samples
+from skip_ai.training.teacher_data import TeacherSamples, teacher_samples
 
 
 @dataclass
@@ -299,15 +299,7 @@ def _imitate(config: TrainConfig, state: State, progress: bool) -> None:
         )
         obs, targets, value, cpu = c.obs, one_hot(c.actions, net.num_actions), c.target, c.cpu
     else:
-        t = teacher_samples(
-            _game(config.game),
-            config.teacher,
-            config.imitation,
-            config.seed,
-            IMITATION_FIRST,
-            workers=1 + config.actors,
-            progress=progress,
-        )
+        t = _teacher_samples(config, net, progress)
         targets = functools.partial(t.policy_targets, num_actions=net.num_actions)
         obs, value, cpu = t.obs, t.value, t.cpu
     adam = Adam(len(net.params))
@@ -318,6 +310,26 @@ def _imitate(config: TrainConfig, state: State, progress: bool) -> None:
     state.actor_params = net.params.copy()
     state.cpu += cpu + time.process_time() - t0
     state.save(config.out / "checkpoint.npz")
+
+
+def _teacher_samples(config: TrainConfig, net: PolicyValueNet, progress: bool) -> TeacherSamples:
+    """The teacher's samples: played once and kept in ``OUT/teacher.npz`` (the search's
+    self-play is the costly part of imitation: a run killed while fitting does not play it
+    again)."""
+    path = config.out / "teacher.npz"
+    if path.exists():
+        return TeacherSamples.load(path, net.obs_size, net.num_actions)
+    t = teacher_samples(
+        _game(config.game),
+        config.teacher,
+        config.imitation,
+        config.seed,
+        IMITATION_FIRST,
+        workers=1 + config.actors,
+        progress=progress,
+    )
+    t.save(path)
+    return t
 
 
 def _done(config: TrainConfig, state: State) -> bool:

@@ -22,6 +22,7 @@ import multiprocessing
 import time
 from collections import deque
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 from tqdm import tqdm
@@ -30,6 +31,8 @@ from agents.factory import make_agent
 from skip_ai.kernel.rng import base_seed, derive, make_rng
 from skip_ai.play import Decision, play
 from skip_ai.pyspiel_wrapper import KernelGame, load
+
+_FIELDS = ("obs", "offsets", "actions", "probs", "value")
 
 GAMES_PER_TASK = 4
 """Games a worker plays per task: enough to hide the task's overhead, few enough that the
@@ -62,6 +65,40 @@ class TeacherSamples:
             self.value[:n],
             self.cpu,
         )
+
+    def save(self, path: Path) -> None:
+        """Write the samples as ``.npz`` (no pickles), atomically (temporary name, rename)."""
+        tmp = path.with_name(f".{path.name}.tmp")
+        with open(tmp, "wb") as f:
+            np.savez(f, **{k: getattr(self, k) for k in _FIELDS}, cpu=np.float64(self.cpu))
+        tmp.replace(path)
+
+    @classmethod
+    def load(cls, path: Path, obs_size: int, num_actions: int) -> TeacherSamples:
+        """Read samples saved by :meth:`save`, refusing a file whose shapes or values do not
+        fit the game (observation size, action ids, probabilities, returns)."""
+        try:
+            with np.load(path, allow_pickle=False) as z:
+                s = cls(**{k: z[k] for k in _FIELDS}, cpu=float(z["cpu"]))
+        except Exception as e:
+            raise ValueError(f"{path} is not a teacher-samples file: {e}") from None
+        n, m = len(s.obs), len(s.actions)
+        ok = (
+            s.obs.shape == (n, obs_size)
+            and s.offsets.shape == (n + 1,)
+            and s.offsets[0] == 0
+            and s.offsets[-1] == m
+            and (np.diff(s.offsets) >= 1).all()
+            and s.probs.shape == (m,)
+            and s.value.shape == (n,)
+            and ((s.actions >= 0) & (s.actions < num_actions)).all()
+            and np.isfinite(s.obs).all()
+            and ((s.probs >= 0) & (s.probs <= 1)).all()
+            and (np.abs(s.value) <= 1).all()
+        )
+        if not ok:
+            raise ValueError(f"{path}: teacher samples that do not fit this game (retrain)")
+        return s
 
     def policy_targets(self, rows: np.ndarray, num_actions: int) -> np.ndarray:
         """Dense policy targets ``(len(rows), num_actions)`` for a mini-batch."""
