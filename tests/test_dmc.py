@@ -402,6 +402,7 @@ def test_train_resumes_after_kill_9_to_the_same_end(tmp_path):
         ('references = ["nobody"]', "references: unknown agent"),
         ('teacher = "nobody"', "teacher: unknown agent"),
         ('teacher = "ismcts(iterations=10)"', "needs imitation = N"),
+        ("teacher_power = 0.5", "teacher_power must be a finite number in"),
         ("colour = 1", "unknown field"),
     ],
 )

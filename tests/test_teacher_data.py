@@ -62,6 +62,9 @@ def test_samples_do_not_depend_on_the_number_of_processes():
         assert np.array_equal(getattr(one, f), getattr(two, f)), f
     dense = one.policy_targets(np.arange(150), game.num_distinct_actions())
     assert np.allclose(dense.sum(axis=1), 1.0)
+    sharp = one.policy_targets(np.arange(150), game.num_distinct_actions(), power=3.0)
+    assert np.allclose(sharp.sum(axis=1), 1.0) and (sharp.max(axis=1) >= dense.max(axis=1)).all()
+    assert (sharp.argmax(axis=1) == dense.argmax(axis=1)).all()
 
 
 def test_a_run_imitates_the_search_it_is_given(tmp_path):

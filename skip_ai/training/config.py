@@ -24,6 +24,8 @@ teacher = "heuristic"                  # whom imitation copies: the heuristic (i
                                        #   in the kernel) or an agent spec such as
                                        #   "ismcts(iterations=1000)" (its policy: a search's
                                        #   visit shares; played by 1 + actors processes)
+teacher_power = 1.0                    # a search's shares raised to this power, renormalised,
+                                       #   as the targets (above 1: nearer the move it plays)
 eval_every = 500_000                   # samples between evaluations of the model
 eval_deals = 40                        # duplicate deals per evaluation match
 eval_seed = 1_000                      # their seed family (keep it apart from `seed`)
@@ -73,6 +75,7 @@ _DEFAULTS: dict[str, Any] = {
     "imitation_epochs": 4,
     "imitation_lr": 1e-3,
     "teacher": "heuristic",
+    "teacher_power": 1.0,
     "eval_every": 500_000,
     "eval_deals": 40,
     "eval_seed": 1_000,
@@ -109,6 +112,7 @@ class TrainConfig:
     imitation_epochs: int
     imitation_lr: float
     teacher: str
+    teacher_power: float
     eval_every: int
     eval_deals: int
     eval_seed: int
@@ -130,7 +134,7 @@ class TrainConfig:
         if self.imitation == 0:
             del ident["imitation_epochs"], ident["imitation_lr"]
         if self.imitation == 0 or self.teacher == "heuristic":
-            del ident["teacher"]
+            del ident["teacher"], ident["teacher_power"]
         return ident
 
     def eps(self, decisions: int) -> float:
@@ -222,6 +226,7 @@ def _load_one(path: Path, raw: dict) -> TrainConfig:
         imitation_epochs=c["imitation_epochs"],
         imitation_lr=float(c["imitation_lr"]),
         teacher=c["teacher"],
+        teacher_power=float(c["teacher_power"]),
         eval_every=c["eval_every"],
         eval_deals=c["eval_deals"],
         eval_seed=c["eval_seed"],
@@ -306,5 +311,8 @@ def _check_teacher(c: dict, game: KernelGame) -> None:
         make_agent(teacher, game)
     except ValueError as e:
         raise ValueError(f"teacher: {e}") from None
+    power = c["teacher_power"]
+    if not (_is_number(power) and 1 <= power <= 100):
+        raise ValueError(f"teacher_power must be a finite number in [1, 100] (got {power!r})")
     if teacher != "heuristic" and c["imitation"] == 0:
         raise ValueError(f"teacher {teacher!r} needs imitation = N samples to copy")

@@ -300,7 +300,9 @@ def _imitate(config: TrainConfig, state: State, progress: bool) -> None:
         obs, targets, value, cpu = c.obs, one_hot(c.actions, net.num_actions), c.target, c.cpu
     else:
         t = _teacher_samples(config, net, progress)
-        targets = functools.partial(t.policy_targets, num_actions=net.num_actions)
+        targets = functools.partial(
+            t.policy_targets, num_actions=net.num_actions, power=config.teacher_power
+        )
         obs, value, cpu = t.obs, t.value, t.cpu
     adam = Adam(len(net.params))
     rng = np.random.default_rng(int(derive(np.uint64(base_seed(config.seed)), IMITATION_FIRST)))

@@ -100,12 +100,15 @@ class TeacherSamples:
             raise ValueError(f"{path}: teacher samples that do not fit this game (retrain)")
         return s
 
-    def policy_targets(self, rows: np.ndarray, num_actions: int) -> np.ndarray:
-        """Dense policy targets ``(len(rows), num_actions)`` for a mini-batch."""
+    def policy_targets(self, rows: np.ndarray, num_actions: int, power: float = 1.0) -> np.ndarray:
+        """Dense policy targets ``(len(rows), num_actions)`` for a mini-batch: each row's
+        shares raised to ``power`` and renormalised (above 1, closer to the move the teacher
+        plays)."""
         target = np.zeros((len(rows), num_actions))
         for j, r in enumerate(rows):
             lo, hi = self.offsets[r], self.offsets[r + 1]
-            target[j, self.actions[lo:hi]] = self.probs[lo:hi]
+            p = self.probs[lo:hi] ** power
+            target[j, self.actions[lo:hi]] = p / p.sum()
         return target
 
     @staticmethod

@@ -1,0 +1,119 @@
+"""Which imitation targets and how many passes: fit fresh models to a run's teacher samples
+(``OUT/teacher.npz``, written by ``skip-ai train`` with ``teacher = SPEC``) and score each
+``learned`` model against a reference on the training curve's deal family (results/learned.md).
+
+    python experiments/bench/imitation_targets.py runs/distil-brook/run.json \
+        --target visits:4 --target visits:20 --target move:20 --target sharp4:20 \
+        --deals 40 --seed 1000 --out runs/imitation-brook.json
+
+A target is ``KIND:PASSES``: ``visits`` (the search's root visit shares), ``move`` (all weight
+on the most visited move, the one the search plays) or ``sharpN`` (shares to the power N,
+renormalised). Each model is fitted from the same initial weights with the run's ``hidden``,
+``imitation_lr`` and ``batch``; its score is printed with its 95% interval and written to
+``--out``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+
+from agents.model import Adam, PolicyValueNet, fit_imitation
+from skip_ai.match import match
+from skip_ai.pyspiel_wrapper import load
+from skip_ai.training.teacher_data import TeacherSamples
+
+
+def reshaped(t: TeacherSamples, kind: str) -> TeacherSamples:
+    """The samples with their policies made into the target ``kind``."""
+    probs = t.probs.copy()
+    for lo, hi in zip(t.offsets[:-1], t.offsets[1:]):
+        p = t.probs[lo:hi]
+        if kind == "move":
+            q = np.zeros_like(p)
+            q[np.argmax(p)] = 1.0
+        elif kind.startswith("sharp"):
+            q = p ** float(kind[5:])
+            q /= q.sum()
+        elif kind == "visits":
+            q = p
+        else:
+            raise ValueError(f"unknown target kind {kind!r}")
+        probs[lo:hi] = q
+    return TeacherSamples(t.obs, t.offsets, t.actions, probs, t.value, t.cpu)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("run", type=Path, help="the run's run.json (its folder holds teacher.npz)")
+    ap.add_argument("--target", action="append", required=True, metavar="KIND:PASSES")
+    ap.add_argument("--vs", default="heuristic")
+    ap.add_argument("--deals", type=int, default=40)
+    ap.add_argument("--seed", type=int, default=1000)
+    ap.add_argument("--out", type=Path, required=True)
+    args = ap.parse_args()
+    run = json.loads(args.run.read_text())
+    folder = args.run.parent
+    game = load(run["game"])
+    samples = TeacherSamples.load(
+        folder / "teacher.npz", game.obs_size, game.num_distinct_actions()
+    )
+    rows = []
+    for spec in args.target:
+        kind, passes = spec.split(":")
+        t = reshaped(samples, kind)
+        net = PolicyValueNet.initial(
+            str(game),
+            game.obs_size,
+            game.num_distinct_actions(),
+            tuple(run["hidden"]),
+            seed=run["seed"],
+            kind="q",
+            features=game.spec.observation_version,
+        )
+        adam, rng = Adam(len(net.params)), np.random.default_rng(0)
+        t0 = time.process_time()
+        for _ in range(int(passes)):
+            loss = fit_imitation(
+                net,
+                t.obs,
+                lambda r, t=t: t.policy_targets(r, net.num_actions),
+                t.value,
+                adam,
+                run["imitation_lr"],
+                run["batch"],
+                rng,
+            )
+        fit_cpu = time.process_time() - t0
+        path = args.out.with_name(f"{args.out.stem}-{kind}-{passes}.npz")
+        net.save(path)
+        r = match(game, f"learned(model={path})", args.vs, args.deals, seed=args.seed)
+        row = {
+            "game": str(game),
+            "target": kind,
+            "passes": int(passes),
+            "samples": len(t),
+            "teacher_cpu_s": samples.cpu,
+            "fit_cpu_s": fit_cpu,
+            "loss": loss,
+            "vs": args.vs,
+            "deals": args.deals,
+            "seed": args.seed,
+            "score": r.score,
+            "lo": r.lo,
+            "hi": r.hi,
+        }
+        rows.append(row)
+        print(
+            f"| {kind} | {passes} | {loss:.3f} | {r.score:.3f} [{r.lo:.3f}, {r.hi:.3f}] |",
+            flush=True,
+        )
+        args.out.write_text(json.dumps(rows, indent=1))
+
+
+if __name__ == "__main__":
+    main()
