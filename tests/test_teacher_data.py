@@ -63,7 +63,10 @@ def test_samples_do_not_depend_on_the_number_of_processes():
     dense = one.policy_targets(np.arange(150), game.num_distinct_actions())
     assert np.allclose(dense.sum(axis=1), 1.0)
     sharp = one.policy_targets(np.arange(150), game.num_distinct_actions(), power=3.0)
-    assert np.allclose(sharp.sum(axis=1), 1.0) and (sharp.max(axis=1) >= dense.max(axis=1)).all()
+    assert (
+        np.allclose(sharp.sum(axis=1), 1.0)
+        and (sharp.max(axis=1) >= dense.max(axis=1) - 1e-12).all()
+    )
     assert (sharp.argmax(axis=1) == dense.argmax(axis=1)).all()
 
 
