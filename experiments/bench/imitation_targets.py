@@ -8,8 +8,11 @@
 
 A target is ``KIND:PASSES``: ``visits`` (the search's root visit shares), ``move`` (all weight
 on the most visited move, the one the search plays) or ``sharpN`` (shares to the power N,
-renormalised). Each model is fitted from the same initial weights with the run's ``hidden``,
-``imitation_lr`` and ``batch``; its score is printed with its 95% interval and written to
+renormalised). ``--more N`` first adds N samples of the run's teacher from games far past the
+run's (game ``2^48 + 10^6`` on, two processes), kept in ``--out``'s folder as
+``<stem>-teacher.npz``: does a larger sample close the gap to the teacher? Each model is
+fitted from the same initial weights with the run's ``hidden``, ``imitation_lr`` and
+``batch``; its score is printed with its 95% interval and written to
 ``--out``.
 """
 
@@ -25,7 +28,8 @@ import numpy as np
 from agents.model import Adam, PolicyValueNet, fit_imitation
 from skip_ai.match import match
 from skip_ai.pyspiel_wrapper import load
-from skip_ai.training.teacher_data import TeacherSamples
+from skip_ai.training.dmc import IMITATION_FIRST
+from skip_ai.training.teacher_data import TeacherSamples, teacher_samples
 
 
 def reshaped(t: TeacherSamples, kind: str) -> TeacherSamples:
@@ -47,6 +51,17 @@ def reshaped(t: TeacherSamples, kind: str) -> TeacherSamples:
     return TeacherSamples(t.obs, t.offsets, t.actions, probs, t.value, t.cpu)
 
 
+def more(args: argparse.Namespace, run: dict, game) -> TeacherSamples:
+    """``args.more`` further samples of the run's teacher (cached beside ``--out``)."""
+    path = args.out.with_name(f"{args.out.stem}-teacher.npz")
+    if path.exists():
+        return TeacherSamples.load(path, game.obs_size, game.num_distinct_actions())
+    first = IMITATION_FIRST + 1_000_000
+    extra = teacher_samples(game, run["teacher"], args.more, run["seed"], first, workers=2)
+    extra.save(path)
+    return extra
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("run", type=Path, help="the run's run.json (its folder holds teacher.npz)")
@@ -54,14 +69,19 @@ def main() -> None:
     ap.add_argument("--vs", default="heuristic")
     ap.add_argument("--deals", type=int, default=40)
     ap.add_argument("--seed", type=int, default=1000)
+    ap.add_argument("--more", type=int, default=0, help="this many more teacher samples")
     ap.add_argument("--out", type=Path, required=True)
     args = ap.parse_args()
+    if not 0 <= args.more <= 4_000_000:
+        ap.error(f"--more must be in 0..4000000 (got {args.more})")
     run = json.loads(args.run.read_text())
     folder = args.run.parent
     game = load(run["game"])
     samples = TeacherSamples.load(
         folder / "teacher.npz", game.obs_size, game.num_distinct_actions()
     )
+    if args.more:
+        samples = TeacherSamples.concat([samples, more(args, run, game)], game.obs_size)
     rows = []
     for spec in args.target:
         kind, passes = spec.split(":")
