@@ -456,3 +456,12 @@ def test_a_games_list_trains_each_in_turn_and_resumes(tmp_path):
     path.write_text(text.replace(f"games = {GAMES!r}".replace("'", '"'), "games = []"))
     with pytest.raises(TrainConfigError, match="games must be a non-empty list"):
         load_train_configs(path)
+
+
+@pytest.mark.parametrize(
+    "path",
+    sorted((Path(__file__).parents[1] / "experiments" / "training").glob("*.toml")),
+    ids=lambda p: p.name,
+)
+def test_every_shipped_training_config_loads(path):
+    assert load_train_configs(path)
