@@ -416,20 +416,25 @@ def fit_imitation(
     lr: float,
     batch: int,
     rng: np.random.Generator,
+    legal: Callable[[np.ndarray], np.ndarray] | None = None,
 ) -> float:
     """One pass of behaviour cloning over the samples, in shuffled mini-batches: cross-entropy
-    of the softmax over every action id to the target policy, plus the value head's squared
-    error to ``value`` (in [-1, 1]), applied by ``adam``. ``targets(rows)`` gives the dense
-    target policies ``(len(rows), A)`` of the sample rows ``rows`` (made a batch at a time: a
-    game can have tens of thousands of actions): :func:`one_hot` of the moves taken, or a
-    search's visit shares. Returns the mean cross-entropy."""
+    of the softmax to the target policy, plus the value head's squared error to ``value`` (in
+    [-1, 1]), applied by ``adam``. ``targets(rows)`` gives the dense target policies
+    ``(len(rows), A)`` of the sample rows ``rows`` (made a batch at a time: a game can have
+    tens of thousands of actions): :func:`one_hot` of the moves taken, or a search's visit
+    shares. ``legal(rows)`` gives their legal moves as a ``(len(rows), A)`` mask: the softmax
+    is then over the legal moves only, as the model is played (without it, over every action
+    id, and the model must also learn which moves are legal). Returns the mean
+    cross-entropy."""
     total = 0.0
     order = rng.permutation(len(obs))
     everything = np.ones((batch, net.num_actions), bool)
     for start in range(0, len(obs), batch):
         idx = order[start : start + batch]
         x, v = obs[idx].astype(np.float64), value[idx].astype(np.float64)
-        grad, loss, _ = _gradient(net, x, everything[: len(idx)], targets(idx), v, 1.0)
+        mask = everything[: len(idx)] if legal is None else legal(idx)
+        grad, loss, _ = _gradient(net, x, mask, targets(idx), v, 1.0)
         net.params -= adam.step(grad, lr)
         total += loss * len(idx)
     return total / max(len(obs), 1)
