@@ -11,9 +11,9 @@ on the most visited move, the one the search plays) or ``sharpN`` (shares to the
 renormalised). ``--more N`` first adds N samples of the run's teacher from games far past the
 run's (game ``2^48 + 10^6`` on, two processes), kept in ``--out``'s folder as
 ``<stem>-teacher.npz``: does a larger sample close the gap to the teacher? Each model is
-fitted from the same initial weights with the run's ``hidden``, ``imitation_lr`` and
-``batch``; its score is printed with its 95% interval and written to
-``--out``.
+fitted as ``skip-ai train`` fits it (the softmax over the legal moves), from the same initial
+weights with the run's ``hidden``, ``imitation_lr`` and ``batch``; its score is printed with its
+95% interval and written to ``--out``.
 """
 
 from __future__ import annotations
@@ -107,6 +107,7 @@ def main() -> None:
                 run["imitation_lr"],
                 run["batch"],
                 rng,
+                lambda r, t=t: t.legal_mask(r, net.num_actions),
             )
         fit_cpu = time.process_time() - t0
         path = args.out.with_name(f"{args.out.stem}-{kind}-{passes}.npz")
