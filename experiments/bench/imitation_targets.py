@@ -12,8 +12,8 @@ renormalised). ``--more N`` first adds N samples of the run's teacher from games
 run's (game ``2^48 + 10^6`` on, two processes), kept in ``--out``'s folder as
 ``<stem>-teacher.npz``: does a larger sample close the gap to the teacher? Each model is
 fitted as ``skip-ai train`` fits it (the softmax over the legal moves), from the same initial
-weights with the run's ``hidden``, ``imitation_lr`` and ``batch``; its score is printed with its
-95% interval and written to ``--out``.
+weights with the run's ``hidden`` (or ``--hidden``), ``imitation_lr`` and ``batch``; its score is
+printed with its 95% interval and written to ``--out``.
 """
 
 from __future__ import annotations
@@ -71,10 +71,19 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1000)
     ap.add_argument("--more", type=int, default=0, help="this many more teacher samples")
     ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--hidden", help="the hidden layers' sizes, e.g. 512,256 (default: the run's)")
     args = ap.parse_args()
     if not 0 <= args.more <= 4_000_000:
         ap.error(f"--more must be in 0..4000000 (got {args.more})")
     run = json.loads(args.run.read_text())
+    hidden = tuple(run["hidden"])
+    if args.hidden is not None:
+        try:
+            hidden = tuple(int(h) for h in args.hidden.split(","))
+        except ValueError:
+            ap.error(f"--hidden must be sizes separated by commas (got {args.hidden!r})")
+        if not hidden or not all(1 <= h <= 4096 for h in hidden):
+            ap.error(f"--hidden: each size must be in 1..4096 (got {args.hidden!r})")
     folder = args.run.parent
     game = load(run["game"])
     samples = TeacherSamples.load(
@@ -90,7 +99,7 @@ def main() -> None:
             str(game),
             game.obs_size,
             game.num_distinct_actions(),
-            tuple(run["hidden"]),
+            hidden,
             seed=run["seed"],
             kind="q",
             features=game.spec.observation_version,
@@ -117,6 +126,7 @@ def main() -> None:
             "game": str(game),
             "target": kind,
             "passes": int(passes),
+            "hidden": list(hidden),
             "samples": len(t),
             "teacher_cpu_s": samples.cpu,
             "fit_cpu_s": fit_cpu,
