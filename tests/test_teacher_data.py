@@ -17,19 +17,21 @@ GAME = "skip_columns(players=2,deck=36)"
 TEACHER = "ismcts(iterations=30)"
 
 
-def test_samples_are_the_teachers_decisions_replayed_through_pyspiel():
+@pytest.mark.parametrize("teacher", [TEACHER, "ismcts(iterations=2)"])
+def test_samples_are_the_teachers_decisions_replayed_through_pyspiel(teacher):
     """Each row is a decision with a choice of the teacher's self-play of game i, dealt and
     seeded as documented: its observation, its root visit shares (over every legal move,
-    summing to 1: the fit's legal mask) and the mover's final return in [-1, 1]."""
+    summing to 1: the fit's legal mask; a 2-iteration search tries at most two, the others
+    are listed with 0) and the mover's final return in [-1, 1]."""
     game = load(GAME)
-    s = teacher_games(GAME, TEACHER, 5, 3, 2)
+    s = teacher_games(GAME, teacher, 5, 3, 2)
     assert len(s) > 10 and s.cpu > 0
     lo, span = game.min_utility(), game.max_utility() - game.min_utility()
     row = 0
     for i in (3, 4):
         deal = int(derive(np.uint64(base_seed(5)), i))
         bots = [
-            make_agent(TEACHER, game, seed=int(derive(np.uint64(deal), p + 1)))
+            make_agent(teacher, game, seed=int(derive(np.uint64(deal), p + 1)))
             for p in range(game.num_players())
         ]
         rows = []

@@ -1,7 +1,7 @@
 """Imitation samples from a teacher's self-play: every seat plays the teacher (an agent spec,
 usually a search such as ``ismcts(iterations=1000)``), and each decision with a choice gives
-the mover's observation, the teacher's policy at it (a search's root visit shares) and the
-mover's final return.
+the mover's observation, the teacher's policy at it over every legal move (a search's root
+visit shares, 0 for a move it never tried) and the mover's final return.
 
 This is the AlphaZero-style target (a policy fitted to search visits) without the loop: the
 search runs with its own heuristic rollouts, not the network. A search beats the heuristic
@@ -122,8 +122,8 @@ class TeacherSamples:
         return target
 
     def legal_mask(self, rows: np.ndarray, num_actions: int) -> np.ndarray:
-        """The rows' legal moves, ``(len(rows), num_actions)``: a search's root has a share
-        for every legal move, so a row's actions are its legal moves."""
+        """The rows' legal moves, ``(len(rows), num_actions)``: a row lists every legal move
+        (:func:`teacher_games`)."""
         which, at = self._entries(rows)
         mask = np.zeros((len(rows), num_actions), bool)
         mask[which, self.actions[at]] = True
@@ -167,10 +167,13 @@ def teacher_games(game: str, spec: str, seed: int, first: int, count: int) -> Te
         obs, movers, policies = [], [], []
 
         def keep(d: Decision) -> None:
-            if len(d.policy) > 1:
+            legal = d.state.legal_actions()
+            if len(legal) > 1:
                 obs.append(np.asarray(d.state.observation_tensor(d.player), np.float32))
                 movers.append(d.player)
-                policies.append(d.policy)
+                # every legal move, 0 where a small search never tried it: the fit's legal mask
+                shares = dict(d.policy)
+                policies.append([(a, shares.get(a, 0.0)) for a in legal])
 
         state = play(g.new_initial_state(), bots, make_rng(deal), on_decision=keep, policies=True)
         returns = 2.0 * (np.asarray(state.returns()) - lo) / span - 1.0
