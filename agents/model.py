@@ -34,13 +34,14 @@ a message saying what is wrong.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 import pyspiel
 from numba import njit
 
+from skip_ai.pyspiel_wrapper import load as load_kernel_game
 from skip_ai.pyspiel_wrapper import same_game
 
 FORMAT = "skip_ai.policy_value_net/2"
@@ -79,6 +80,78 @@ class PolicyValueNet:
     kind: str = "policy_value"
     features: int = 1
     """The observation version of the game the model reads (``GameSpec.observation_version``)."""
+    parts: np.ndarray | None = None
+    """A factored policy head: the game's ``GameSpec.action_parts``, ``(A, k)``; the head's
+    trainable rows are then one per part (``head``), and each action's row of ``params`` is the
+    sum of its parts' rows, kept up to date by :meth:`apply`. None: one row per action id."""
+    parts_version: int = 0
+    """``GameSpec.action_parts_version`` of ``parts`` (0 without them)."""
+    head: np.ndarray | None = field(default=None, repr=False)
+    """With ``parts``: the parts' rows ``(F × h)`` then their biases ``(F)``, flat."""
+
+    def __post_init__(self) -> None:
+        if self.parts is not None and self.head is None:  # a head of zeros: a uniform prior
+            self.head = np.zeros(self.num_parts * (self.dims[-2] + 1))
+            self._expand()
+
+    @property
+    def num_parts(self) -> int:
+        return 0 if self.parts is None else int(self.parts.max()) + 1
+
+    @property
+    def trainable_size(self) -> int:
+        """Length of :meth:`trainable`: the parameters a trainer updates."""
+        if self.parts is None:
+            return len(self.params)
+        return len(self.params) - (self.dims[-1] - self.num_parts) * (self.dims[-2] + 1)
+
+    def trainable(self) -> np.ndarray:
+        """The parameters a trainer updates and a file stores: ``params`` itself, or with
+        ``parts`` the hidden layers, ``head`` and the value head (a copy)."""
+        if self.parts is None:
+            return self.params
+        off, end = _policy_offset(self.dims), _value_offset(self.dims)
+        return np.concatenate([self.params[:off], self.head, self.params[end:]])
+
+    def set_trainable(self, values: np.ndarray) -> None:
+        """Set the parameters from a vector laid out as :meth:`trainable`."""
+        if len(values) != self.trainable_size:
+            raise ValueError(f"{len(values)} parameters, expected {self.trainable_size}")
+        if self.parts is None:
+            self.params[:] = values
+            return
+        off, end, nh = _policy_offset(self.dims), _value_offset(self.dims), len(self.head)
+        self.params[:off] = values[:off]
+        self.head[:] = values[off : off + nh]
+        self.params[end:] = values[off + nh :]
+        self._expand()
+
+    def apply(self, update: np.ndarray) -> None:
+        """Subtract ``update`` (laid out as :meth:`trainable`) from the parameters."""
+        self.set_trainable(self.trainable() - update)
+
+    def reduce(self, grad: np.ndarray) -> np.ndarray:
+        """A gradient over ``params`` as one over :meth:`trainable`: each part's row gathers
+        the rows of the actions it is a part of (the chain rule through the sum)."""
+        if self.parts is None:
+            return grad
+        dims, off, end = self.dims, _policy_offset(self.dims), _value_offset(self.dims)
+        a, h, f = dims[-1], dims[-2], self.num_parts
+        rows = np.concatenate(
+            [grad[off : off + a * h].reshape(a, h), grad[off + a * h : end, None]], 1
+        )
+        per_part = np.zeros((f, h + 1))
+        for j in range(self.parts.shape[1]):
+            np.add.at(per_part, self.parts[:, j], rows)
+        return np.concatenate([grad[:off], per_part[:, :h].ravel(), per_part[:, h], grad[end:]])
+
+    def _expand(self) -> None:
+        """Each action's row and bias of ``params`` as the sum of its parts'."""
+        dims, off = self.dims, _policy_offset(self.dims)
+        a, h, f = dims[-1], dims[-2], self.num_parts
+        rows, bias = self.head[: f * h].reshape(f, h), self.head[f * h :]
+        self.params[off : off + a * h] = rows[self.parts].sum(axis=1).ravel()
+        self.params[off + a * h : off + a * h + a] = bias[self.parts].sum(axis=1)
 
     @property
     def obs_size(self) -> int:
@@ -98,26 +171,33 @@ class PolicyValueNet:
         seed: int = 0,
         kind: str = "policy_value",
         features: int = 1,
+        parts: np.ndarray | None = None,
+        parts_version: int = 0,
     ) -> PolicyValueNet:
         """A fresh network: hidden layers He-initialised, heads zero (a uniform prior and a
         value of 0), so generation 0 plays like plain ISMCTS. A ``q`` model's action head
         starts with small random weights instead, so that its greedy moves are not all the
-        lowest action id."""
+        lowest action id. With ``parts`` (``GameSpec.action_parts``) the policy head is
+        factored: one row per part."""
         if kind not in KINDS:
             raise ValueError(f"model kind must be one of {', '.join(KINDS)} (got {kind!r})")
         dims = np.array([obs_size, *hidden, num_actions], np.int64)
+        if parts is not None and (parts.ndim != 2 or len(parts) != num_actions):
+            raise ValueError(f"action parts of shape {parts.shape} for {num_actions} actions")
         rng = np.random.default_rng(seed)
-        parts = []
+        layers = []
         for i in range(1, len(dims) - 1):
-            parts.append(rng.normal(0, np.sqrt(2 / dims[i - 1]), dims[i] * dims[i - 1]))
-            parts.append(np.zeros(dims[i]))
-        parts.append(np.zeros(param_count(dims) - sum(len(p) for p in parts)))
-        params = np.concatenate(parts).astype(np.float64)
+            layers.append(rng.normal(0, np.sqrt(2 / dims[i - 1]), dims[i] * dims[i - 1]))
+            layers.append(np.zeros(dims[i]))
+        layers.append(np.zeros(param_count(dims) - sum(len(p) for p in layers)))
+        params = np.concatenate(layers).astype(np.float64)
+        net = cls(game, dims, params, 0, kind, int(features), parts, parts_version)
         if kind == "q":
-            off = _policy_offset(dims)
-            size = dims[-1] * dims[-2]
-            params[off : off + size] = rng.normal(0, 0.01, size)
-        return cls(game, dims, params, 0, kind, int(features))
+            head = net.trainable()
+            off, rows = _policy_offset(dims), (net.num_parts or num_actions) * dims[-2]
+            head[off : off + rows] = rng.normal(0, 0.01, rows)
+            net.set_trainable(head)
+        return net
 
     def check_game(self, game: str | pyspiel.Game) -> None:
         """Refuse a model trained for another game (the full game strings must match); given
@@ -155,8 +235,9 @@ class PolicyValueNet:
                 obs_size=np.int64(self.obs_size),
                 num_actions=np.int64(self.num_actions),
                 generation=np.int64(self.generation),
+                action_parts=np.int64(self.parts_version),
                 dims=self.dims,
-                params=self.params.astype(np.float32),
+                params=self.trainable().astype(np.float32),
             )
         tmp.replace(path)
 
@@ -191,21 +272,31 @@ class PolicyValueNet:
                 f"{path}: layer sizes {dims.tolist()} disagree with obs_size "
                 f"{int(data['obs_size'])} / num_actions {int(data['num_actions'])}"
             )
-        if params.ndim != 1 or params.dtype.kind != "f" or len(params) != param_count(dims):
+        version = int(data.get("action_parts", 0))
+        parts = _parts_of(path, str(data["game"]), version) if version else None
+        expected = param_count(dims)
+        if parts is not None:
+            if len(parts) != dims[-1]:
+                raise ValueError(f"{path}: {len(parts)} action ids have parts, not {dims[-1]}")
+            expected -= (dims[-1] - int(parts.max()) - 1) * (dims[-2] + 1)
+        if params.ndim != 1 or params.dtype.kind != "f" or len(params) != expected:
             raise ValueError(
                 f"{path}: {params.shape} parameters of type {params.dtype}, "
-                f"expected {param_count(dims)} floats for layers {dims.tolist()}"
+                f"expected {expected} floats for layers {dims.tolist()}"
             )
         if not np.isfinite(params).all():
             raise ValueError(f"{path}: the parameters hold NaN or infinite values")
         net = cls(
             str(data["game"]),
             dims,
-            params.astype(np.float64),
+            np.zeros(param_count(dims)),
             int(data["generation"]),
             str(data["kind"]),
             int(data["features"]),
+            parts,
+            version,
         )
+        net.set_trainable(params.astype(np.float64))
         if game is not None:
             try:
                 net.check_game(game)
@@ -241,6 +332,21 @@ class PolicyValueNet:
         return logits, np.tanh(h @ wv[0] + bv[0]), acts
 
 
+def _parts_of(path: Path, game: str, version: int) -> np.ndarray:
+    """The action parts of ``game`` that a model file with parts ``version`` was fitted to."""
+    try:
+        g = load_kernel_game(game)
+    except (ValueError, pyspiel.SpielError) as e:
+        raise ValueError(f"{path}: its game {game!r} does not load: {e}") from None
+    if g.spec.action_parts is None or g.spec.action_parts_version != version:
+        now = g.spec.action_parts_version if g.spec.action_parts else "none"
+        raise ValueError(
+            f"{path}: the model's head reads action parts version {version}; {game} now has "
+            f"{now} (retrain it)"
+        )
+    return np.asarray(g.spec.action_parts(g.resolved), np.int64)
+
+
 def _take(params: np.ndarray, off: int, rows: int, cols: int):
     """Views of a ``rows × cols`` matrix and a ``rows`` bias at ``off``; the next offset."""
     W = params[off : off + rows * cols].reshape(rows, cols)
@@ -267,12 +373,9 @@ def fit(
     ``legal`` and ``target`` only the value is fitted (the policy head is left as it is and
     not even computed: some games have thousands of actions)."""
     rng = np.random.default_rng(seed)
-    # the parameters fitted: all, or all but the policy head
-    sel = (
-        np.arange(len(net.params))
-        if target is not None
-        else np.r_[0 : _policy_offset(net.dims), _value_offset(net.dims) : len(net.params)]
-    )
+    # the parameters fitted (laid out as net.trainable()): all, or all but the policy head
+    n_all, off = net.trainable_size, _policy_offset(net.dims)
+    sel = np.arange(n_all) if target is not None else np.r_[0:off, n_all - net.dims[-2] - 1 : n_all]
     adam = Adam(len(sel))
     n = len(obs)
     losses = {"policy": float("nan"), "value": float("nan")}
@@ -289,8 +392,12 @@ def fit(
                 value[idx],
                 value_weight,
             )
-            grad += l2 * net.params[sel]
-            net.params[sel] -= adam.step(grad, lr)
+            if target is not None:
+                grad = net.reduce(grad)
+            grad += l2 * net.trainable()[sel]
+            update = np.zeros(n_all)
+            update[sel] = adam.step(grad, lr)
+            net.apply(update)
             tot_p += lp * len(idx)
             tot_v += lv * len(idx)
         losses = {"policy": tot_p / n, "value": tot_v / n}
@@ -399,10 +506,11 @@ def fit_q(
         idx = order[start : start + batch]
         x = obs[idx].astype(np.float64)  # one dtype: numpy's mixed products are slow
         grad, loss = q_gradient(net, x, actions[idx], target[idx].astype(np.float64))
+        grad = net.reduce(grad)
         norm = np.sqrt(grad @ grad)
         if norm > max_norm:
             grad *= max_norm / norm
-        net.params -= adam.step(grad, lr)
+        net.apply(adam.step(grad, lr))
         total += loss * len(idx)
     return total / max(len(obs), 1)
 
@@ -435,7 +543,7 @@ def fit_imitation(
         x, v = obs[idx].astype(np.float64), value[idx].astype(np.float64)
         mask = everything[: len(idx)] if legal is None else legal(idx)
         grad, loss, _ = _gradient(net, x, mask, targets(idx), v, 1.0)
-        net.params -= adam.step(grad, lr)
+        net.apply(adam.step(net.reduce(grad), lr))
         total += loss * len(idx)
     return total / max(len(obs), 1)
 

@@ -147,7 +147,7 @@ def test_imitation_learns_the_moves_taken():
     net = PolicyValueNet.initial("g", 8, 6, (16,), seed=1, kind="q")
     obs = rng.integers(0, 2, (300, 8)).astype(np.float32)
     actions = (obs[:, :3] @ [1, 2, 4]).astype(np.int64) % 6  # a function of the observation
-    adam, before = Adam(len(net.params)), None
+    adam, before = Adam(net.trainable_size), None
     for _ in range(150):
         loss = fit_imitation(net, obs, one_hot(actions, 6), np.zeros(300), adam, 0.01, 64, rng)
         before = loss if before is None else before
@@ -229,7 +229,7 @@ def test_the_learner_lowers_the_loss_on_a_tiny_problem():
     actions = rng.integers(0, 4, 2000)
     target = np.where(obs[np.arange(2000), actions] > 0, 0.8, -0.8).astype(np.float32)
     net = PolicyValueNet.initial("g", 12, 4, (16,), seed=0, kind="q")
-    adam = Adam(len(net.params))
+    adam = Adam(net.trainable_size)
     losses = [fit_q(net, obs, actions, target, adam, 0.01, 64, rng) for _ in range(15)]
     assert losses[-1] < 0.1 * losses[0]
 

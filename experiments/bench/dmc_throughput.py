@@ -47,7 +47,7 @@ def main() -> None:
             c.obs,
             c.actions,
             c.target,
-            Adam(len(net.params)),
+            Adam(net.trainable_size),
             3e-4,
             512,
             np.random.default_rng(0),

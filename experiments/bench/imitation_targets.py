@@ -104,7 +104,7 @@ def main() -> None:
             kind="q",
             features=game.spec.observation_version,
         )
-        adam, rng = Adam(len(net.params)), np.random.default_rng(0)
+        adam, rng = Adam(net.trainable_size), np.random.default_rng(0)
         t0 = time.process_time()
         for _ in range(int(passes)):
             loss = fit_imitation(

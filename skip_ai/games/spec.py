@@ -156,6 +156,15 @@ class GameSpec:
     """The version of what the kernel's ``observation(s, p, out)`` writes (the features a
     learned model reads): raised whenever its layout or meaning changes, so that a model
     trained on the old features is refused (:mod:`agents.model`)."""
+    action_parts: Callable[[dict], np.ndarray] | None = None
+    """The action ids as sums of parts, for a model's factored policy head (:mod:`agents.model`):
+    ``action_parts(params)`` gives an int64 array ``(num_distinct_actions, k)``, the k parts of
+    each action id (e.g. its kind, its card with that kind, the pile it goes on), numbered
+    densely from 0; a model's output for an action is the sum of its parts' outputs, so that a
+    game with thousands of action ids needs hundreds of output rows. None: one output per id."""
+    action_parts_version: int = 1
+    """Raised whenever ``action_parts`` changes, so that a model fitted to the old parts is
+    refused."""
 
     @property
     def seat_teams(self) -> text.TeamNames:

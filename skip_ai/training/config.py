@@ -7,6 +7,9 @@ seed = 0                               # self-play deals, initial weights, batch
 decisions = 4_000_000                  # stop after learning this many samples, and/or
 cpu_minutes = 25                       # after this much CPU (learner + actor), at a chunk's end
 hidden = [256, 128]                    # hidden layer widths
+action_parts = false                   # a factored policy head: one output row per part of
+                                       #   an action (GameSpec.action_parts: its kind, card,
+                                       #   pile, ...) instead of one per action id
 lr = 0.0005                            # Adam step
 batch = 512                            # samples per gradient step
 chunk = 20_000                         # samples per self-play batch (each learned once)
@@ -63,6 +66,7 @@ _DEFAULTS: dict[str, Any] = {
     "decisions": None,
     "cpu_minutes": None,
     "hidden": [256, 128],
+    "action_parts": False,
     "lr": 5e-4,
     "batch": 512,
     "chunk": 20_000,
@@ -100,6 +104,7 @@ class TrainConfig:
     decisions: int | None
     cpu_minutes: float | None
     hidden: tuple[int, ...]
+    action_parts: bool
     lr: float
     batch: int
     chunk: int
@@ -128,7 +133,7 @@ class TrainConfig:
             del ident[key]
         ident["hidden"] = list(self.hidden)
         ident["references"] = list(self.references)
-        for key in ("heuristic_share", "heuristic_guide", "imitation"):
+        for key in ("heuristic_share", "heuristic_guide", "imitation", "action_parts"):
             if ident[key] == 0:  # so the folders of runs from before them still resume
                 del ident[key]
         if self.imitation == 0:
@@ -201,6 +206,7 @@ def _load_one(path: Path, raw: dict) -> TrainConfig:
         game = _check_game(c)
         _check_references(c, game)
         _check_teacher(c, game)
+        _check_action_parts(c, game)
         if not isinstance(c.get("out", ""), str):
             raise ValueError(f"out must be a folder's path (got {c['out']!r})")
         out = Path(c.get("out", f"runs/{c['name']}"))
@@ -214,6 +220,7 @@ def _load_one(path: Path, raw: dict) -> TrainConfig:
         decisions=c["decisions"],
         cpu_minutes=None if c["cpu_minutes"] is None else float(c["cpu_minutes"]),
         hidden=tuple(c["hidden"]),
+        action_parts=c["action_parts"],
         lr=float(c["lr"]),
         batch=c["batch"],
         chunk=c["chunk"],
@@ -290,6 +297,13 @@ def _check_game(c: dict) -> KernelGame:
     if not isinstance(game, KernelGame):
         raise ValueError(f"game {c['game']!r} is not a skip_ai game")
     return game
+
+
+def _check_action_parts(c: dict, game: KernelGame) -> None:
+    if not isinstance(c["action_parts"], bool):
+        raise ValueError(f"action_parts must be true or false (got {c['action_parts']!r})")
+    if c["action_parts"] and game.spec.action_parts is None:
+        raise ValueError(f"action_parts: {game} declares no action parts")
 
 
 def _check_references(c: dict, game: KernelGame) -> None:

@@ -156,7 +156,7 @@ class State:
         with open(tmp, "wb") as f:
             np.savez(
                 f,
-                params=self.net.params,
+                params=self.net.trainable(),
                 actor_params=self.actor_params,
                 adam_m=self.adam.m,
                 adam_v=self.adam.v,
@@ -171,10 +171,10 @@ class State:
     def load(cls, path: Path, net: PolicyValueNet) -> State:
         """The checkpoint at ``path``, into the freshly made ``net`` (same layers)."""
         with np.load(path, allow_pickle=False) as z:
-            if z["params"].shape != net.params.shape:
+            if z["params"].shape != (net.trainable_size,):
                 raise ValueError(f"{path}: a checkpoint for other layer sizes")
-            net.params = z["params"].copy()
-            adam = Adam(len(net.params))
+            net.set_trainable(z["params"].copy())
+            adam = Adam(net.trainable_size)
             adam.m, adam.v = z["adam_m"].copy(), z["adam_v"].copy()
             t, chunks, next_game, decisions = (int(x) for x in z["counters"])
             adam.t = t
@@ -306,7 +306,7 @@ def _imitate(config: TrainConfig, state: State, progress: bool) -> None:
         )
         legal = functools.partial(t.legal_mask, num_actions=net.num_actions)
         obs, value, cpu = t.obs, t.value, t.cpu
-    adam = Adam(len(net.params))
+    adam = Adam(net.trainable_size)
     rng = np.random.default_rng(int(derive(np.uint64(base_seed(config.seed)), IMITATION_FIRST)))
     lr, batch = config.imitation_lr, config.batch
     for _ in tqdm(range(config.imitation_epochs), desc="imitation", disable=not progress):
@@ -370,11 +370,18 @@ def _start(config: TrainConfig, game: KernelGame) -> State:
         seed=config.seed,
         kind="q",
         features=game.spec.observation_version,
+        **(_parts(game) if config.action_parts else {}),
     )
     path = config.out / "checkpoint.npz"
     if path.exists():
         return State.load(path, net)
-    return State(net, net.params.copy(), Adam(len(net.params)), 0, 0, 0, 0.0, float("nan"))
+    return State(net, net.params.copy(), Adam(net.trainable_size), 0, 0, 0, 0.0, float("nan"))
+
+
+def _parts(game: KernelGame) -> dict:
+    """The factored head's arguments of :meth:`PolicyValueNet.initial` for ``game``."""
+    spec = game.spec
+    return {"parts": spec.action_parts(game.resolved), "parts_version": spec.action_parts_version}
 
 
 def _snapshot(out: Path, decisions: int) -> Path:

@@ -6,7 +6,7 @@ import sys
 from skip_ai.games.spec import DECK_36_52, PLAYERS_4_6, GameSpec, Param
 from skip_ai.kernel.state import NUM_CARDS
 
-from .actions import NUM_ACTIONS, NUM_ACTIONS_PELICANS
+from .actions import NUM_ACTIONS, NUM_ACTIONS_PELICANS, action_parts
 from .observation_tensor import OBS_PELICANS, OBS_SIZE
 from .text import TEAM_NAMES, action_to_string, field_lines, title
 
@@ -38,6 +38,7 @@ TWO_CAPTAINS = GameSpec(
     rules_section="§3",
     params=(PLAYERS_4_6, DECK_36_52),
     num_distinct_actions=lambda p: 5887,
+    action_parts=lambda p: action_parts(5887),
     kernel_params=lambda p: [p["players"], p["deck"], 0, 0, 0],
     **_COMMON,
 )
@@ -53,6 +54,7 @@ LITTLE_COUNTRY = GameSpec(
         Param("pelicans", 0, (0, 2, 3), "pelicans (value 15, no suit) join the deck"),
     ),
     num_distinct_actions=lambda p: NUM_ACTIONS_PELICANS if p["pelicans"] else NUM_ACTIONS,
+    action_parts=lambda p: action_parts(NUM_ACTIONS_PELICANS if p["pelicans"] else NUM_ACTIONS),
     kernel_params=lambda p: [p["players"], p["deck"], int(p["jokers"]), 1, p["pelicans"]],
     **_COMMON,
 )
