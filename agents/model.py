@@ -332,6 +332,18 @@ class PolicyValueNet:
         return logits, np.tanh(h @ wv[0] + bv[0]), acts
 
 
+def factored_head(game) -> dict:
+    """The arguments of :meth:`PolicyValueNet.initial` for a head factored over the action
+    parts of ``game`` (a loaded game of ours: ``GameSpec.action_parts``)."""
+    spec = game.spec
+    if spec.action_parts is None:
+        raise ValueError(f"{game} declares no action parts")
+    return {
+        "parts": np.asarray(spec.action_parts(game.resolved), np.int64),
+        "parts_version": spec.action_parts_version,
+    }
+
+
 def _parts_of(path: Path, game: str, version: int) -> np.ndarray:
     """The action parts of ``game`` that a model file with parts ``version`` was fitted to."""
     try:
@@ -344,7 +356,7 @@ def _parts_of(path: Path, game: str, version: int) -> np.ndarray:
             f"{path}: the model's head reads action parts version {version}; {game} now has "
             f"{now} (retrain it)"
         )
-    return np.asarray(g.spec.action_parts(g.resolved), np.int64)
+    return factored_head(g)["parts"]
 
 
 def _take(params: np.ndarray, off: int, rows: int, cols: int):

@@ -20,7 +20,7 @@ def _variants():
 
 def test_the_games_with_thousands_of_actions_declare_parts():
     names = {spec.short_name for spec in WITH_PARTS}
-    assert {"skip_two_captains", "skip_little_country"} <= names
+    assert names == {"skip_two_captains", "skip_little_country", "skip_chains"}
 
 
 @pytest.mark.parametrize("game_string", _variants())
@@ -184,3 +184,18 @@ out = "{tmp_path / "o"}"
     path.write_text(text.replace("action_parts = true", "action_parts = false"))
     with pytest.raises(ValueError, match="different config"):
         run_training(load_train_config(path), progress=False)
+
+
+def test_chains_parts_are_the_card_the_cell_and_the_suit_there():
+    game = load("skip_chains")
+    parts = game.spec.action_parts(game.resolved)
+    cells = game.num_distinct_actions() // 54
+    seven, eight, spade = 5, 6, 13 + 5  # 7 and 8 of the first suit, a 7 of the second
+    at = lambda card, cell: parts[card * cells + cell]  # noqa: E731
+    assert at(seven, 3)[0] == at(seven, 9)[0] and at(seven, 3)[1] != at(seven, 9)[1]
+    assert at(seven, 3)[1] == at(spade, 3)[1]
+    assert at(seven, 3)[2] == at(eight, 3)[2] != at(spade, 3)[2]
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])
+    assert state.action_to_string(0, seven * cells + 3).startswith("7")

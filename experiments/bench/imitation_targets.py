@@ -12,7 +12,8 @@ renormalised). ``--more N`` first adds N samples of the run's teacher from games
 run's (game ``2^48 + 10^6`` on, two processes), kept in ``--out``'s folder as
 ``<stem>-teacher.npz``: does a larger sample close the gap to the teacher? Each model is
 fitted as ``skip-ai train`` fits it (the softmax over the legal moves), from the same initial
-weights with the run's ``hidden`` (or ``--hidden``), ``imitation_lr`` and ``batch``; its score is
+weights with the run's ``hidden`` (or ``--hidden``), head (``--parts``: the factored head of
+``GameSpec.action_parts``), ``imitation_lr`` and ``batch``; its score is
 printed with its 95% interval and written to ``--out``.
 """
 
@@ -25,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.model import Adam, PolicyValueNet, fit_imitation
+from agents.model import Adam, PolicyValueNet, factored_head, fit_imitation
 from skip_ai.match import match
 from skip_ai.pyspiel_wrapper import load
 from skip_ai.training.dmc import IMITATION_FIRST
@@ -72,6 +73,7 @@ def main() -> None:
     ap.add_argument("--more", type=int, default=0, help="this many more teacher samples")
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--hidden", help="the hidden layers' sizes, e.g. 512,256 (default: the run's)")
+    ap.add_argument("--parts", action="store_true", help="a factored head (the game's parts)")
     args = ap.parse_args()
     if not 0 <= args.more <= 4_000_000:
         ap.error(f"--more must be in 0..4000000 (got {args.more})")
@@ -89,6 +91,10 @@ def main() -> None:
     samples = TeacherSamples.load(
         folder / "teacher.npz", game.obs_size, game.num_distinct_actions()
     )
+    parts = args.parts or run.get("action_parts", False)
+    if parts and game.spec.action_parts is None:
+        ap.error(f"--parts: {game} declares no action parts")
+    head = factored_head(game) if parts else {}
     if args.more:
         samples = TeacherSamples.concat([samples, more(args, run, game)], game.obs_size)
     rows = []
@@ -103,6 +109,7 @@ def main() -> None:
             seed=run["seed"],
             kind="q",
             features=game.spec.observation_version,
+            **head,
         )
         adam, rng = Adam(net.trainable_size), np.random.default_rng(0)
         t0 = time.process_time()
@@ -127,6 +134,7 @@ def main() -> None:
             "target": kind,
             "passes": int(passes),
             "hidden": list(hidden),
+            "action_parts": bool(parts),
             "samples": len(t),
             "teacher_cpu_s": samples.cpu,
             "fit_cpu_s": fit_cpu,

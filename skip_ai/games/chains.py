@@ -578,6 +578,16 @@ def _actions(p: dict) -> int:
     return NUM_CARDS * w * w
 
 
+def _action_parts(p: dict) -> np.ndarray:
+    """Each action id as three parts (``GameSpec.action_parts``): the card, the cell, and the
+    card's suit at that cell (where a suit's chain can grow is what the cell is worth to it;
+    the jokers, never dealt here, are a fifth suit)."""
+    cells = (2 * (p["deck"] // 4) - 1) ** 2
+    card, cell = np.divmod(np.arange(_actions(p)), cells)
+    suit = np.minimum(card // 13, 4)
+    return np.stack([card, NUM_CARDS + cell, NUM_CARDS + cells + suit * cells + cell], 1)
+
+
 def _public_lines(s) -> list[str]:
     return [*_table_lines(s), *_chain_lines(s)]
 
@@ -591,6 +601,7 @@ SPEC = GameSpec(
     params=(PLAYERS_4_6, DECK_36_52),
     num_players=lambda p: p["players"],
     num_distinct_actions=_actions,
+    action_parts=_action_parts,
     max_chance_outcomes=lambda p: 54,
     max_game_length=lambda p: (
         2 * p["deck"] + p["players"] * draws_per_seat(p["players"], p["deck"])

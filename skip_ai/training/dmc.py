@@ -58,7 +58,7 @@ import numpy as np
 from tqdm import tqdm
 
 from agents.heuristics import heuristic_module, heuristic_weights
-from agents.model import Adam, PolicyValueNet, fit_imitation, fit_q, one_hot
+from agents.model import Adam, PolicyValueNet, factored_head, fit_imitation, fit_q, one_hot
 from skip_ai.kernel.rng import base_seed, derive
 from skip_ai.match import match
 from skip_ai.pyspiel_wrapper import KernelGame, load
@@ -370,18 +370,12 @@ def _start(config: TrainConfig, game: KernelGame) -> State:
         seed=config.seed,
         kind="q",
         features=game.spec.observation_version,
-        **(_parts(game) if config.action_parts else {}),
+        **(factored_head(game) if config.action_parts else {}),
     )
     path = config.out / "checkpoint.npz"
     if path.exists():
         return State.load(path, net)
     return State(net, net.params.copy(), Adam(net.trainable_size), 0, 0, 0, 0.0, float("nan"))
-
-
-def _parts(game: KernelGame) -> dict:
-    """The factored head's arguments of :meth:`PolicyValueNet.initial` for ``game``."""
-    spec = game.spec
-    return {"parts": spec.action_parts(game.resolved), "parts_version": spec.action_parts_version}
 
 
 def _snapshot(out: Path, decisions: int) -> Path:
