@@ -5,7 +5,8 @@ does and checks them): ``uct_c`` (default 0.7), ``rollout=heuristic|random|model
 ``rollout_eps``, ``heuristic_prior=true``, ``prior_c``, ``model=PATH`` (a model,
 :mod:`agents.model`, e.g. a deep Monte-Carlo Q model trained by ``skip-ai train``: the softmax
 of its outputs / ``temperature`` is the prior), ``temperature``, ``value_after=N`` (the model's
-value head as the leaf value), ``final=visits|value``;
+value head as the leaf value), ``prior_depth=K`` (the prior only down to the K-th decision of
+the tree; 1: the root), ``final=visits|value``;
 and two files: ``weights=PATH.json`` (heuristic weights tuned by ``skip-ai tune``, for the
 heuristic rollouts and prior) and ``tuned=PATH.json`` (``uct_c``, ``rollout_eps``, the heuristic
 prior's ``prior_c`` and the heuristic's weights, tuned together by ``skip-ai tune --search`` or
@@ -98,6 +99,7 @@ class ISMCTSBot(pyspiel.Bot):
             value_after=value_after,
             side=side,
             heuristic_prior=config.heuristic_prior,
+            prior_depth=config.prior_depth,
         )
         self.kernel = search_kernel(game.spec.kernel, heuristic_module(game.spec.kernel))
         self.last_search: SearchStats | None = None

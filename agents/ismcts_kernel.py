@@ -16,7 +16,9 @@ One search grows a tree over what the *observer* (the seat to move at the root) 
 - with a **model** (:mod:`agents.model`), its prior (the softmax over the legal actions, from
   the mover's observation in this determinization) draws the untried legal action to expand,
   the child keeps that prior, and selection adds the progressive bias
-  ``prior_c · prior / (1 + visits)`` (Chaslot et al. 2008) to the UCB score; rollouts may
+  ``prior_c · prior / (1 + visits)`` (Chaslot et al. 2008) to the UCB score (with
+  ``prior_depth`` K > 0 only at the tree's first K decisions: deeper expansions are uniform,
+  and the network is not evaluated there, which is most of its cost); rollouts may
   also sample the model's policy (``rollout = MODEL``); without a model, a **heuristic
   prior** expands the heuristic player's move first and gives it prior 1 (Chaslot et al.'s
   progressive bias with domain knowledge); and with ``value_after`` ≥ 0 a
@@ -93,6 +95,7 @@ class Settings(NamedTuple):
     value_after: int  # ≥ 0: rollouts stop there and back up the model's value; -1
     side: np.ndarray  # each seat's side (for the model's value)
     heuristic_prior: bool  # without a model: the heuristic's move is expanded first
+    prior_depth: int  # with a model: its prior at the first this many tree decisions; 0: all
 
 
 @kernel_family
@@ -123,6 +126,7 @@ def search_kernel(K, H) -> SimpleNamespace:
             value_after,
             side,
             heuristic_prior,
+            prior_depth,
         ) = settings
         obs = root[H_CUR]
         legal = np.empty(MAX_ACTIONS, np.int64)
@@ -150,6 +154,7 @@ def search_kernel(K, H) -> SimpleNamespace:
             depth += 1
             in_tree = True
             plies = 0
+            level = 0  # decisions passed in the tree
             valued = False
             while s[H_CUR] != TERMINAL:
                 cur = s[H_CUR]
@@ -192,9 +197,11 @@ def search_kernel(K, H) -> SimpleNamespace:
                     continue
                 n = K.legal_actions(s, legal)
                 child = _select(tree, stats, node, legal, n, cur, uct_c, prior_c, rng, untried)
+                guided = use_model and (prior_depth == 0 or level < prior_depth)
+                level += 1
                 if child < 0:  # expand: a legal action without a child
                     p = 0.0
-                    if use_model:  # one drawn from the model's policy
+                    if guided:  # one drawn from the model's policy
                         x[:] = 0.0
                         K.observation(s, cur, x)
                         _model_probs(dims, params, x, legal, n, logits, scratch)

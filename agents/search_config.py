@@ -67,6 +67,10 @@ class SearchConfig:
     value_after: int | None = None
     """With a model: a rollout stops at its first decision after this many of its moves and
     backs up the model's value of that position (0: at the new leaf itself)."""
+    prior_depth: int = 0
+    """With a model: its prior guides expansion only at the tree's first ``prior_depth``
+    decisions below the root (1: the root alone, about one network evaluation per legal move
+    a search, so the search keeps nearly all its iterations); 0: at every node."""
     final: str = "visits"
     """The move played: the most visited root action, or the best mean (``value``)."""
 
@@ -149,6 +153,13 @@ class SearchConfig:
                     f"ismcts: value_after must be an integer ≥ 0 (got {self.value_after!r})"
                 )
             self._set("value_after", int(self.value_after))
+        if self.prior_depth != 0:
+            if self.model is None:
+                raise ValueError("ismcts: prior_depth needs a model=PATH (its prior)")
+            if not _is_int(self.prior_depth) or self.prior_depth < 0:
+                raise ValueError(
+                    f"ismcts: prior_depth must be an integer ≥ 0 (got {self.prior_depth!r})"
+                )
 
     def _set(self, name: str, value: Any) -> None:
         object.__setattr__(self, name, value)  # normalising a frozen field, once, when made

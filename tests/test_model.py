@@ -7,6 +7,7 @@ import pytest
 from conftest import random_states
 
 from agents import make_agent
+from agents.ismcts_kernel import FIRST, KEY, META_SIZE, NEXT, PRIOR
 from agents.model import (
     PolicyValueNet,
     _gradient,
@@ -226,3 +227,39 @@ def test_value_after_is_checked(tmp_path):
     _random_net(pyatki).save(p3)
     with pytest.raises(ValueError, match="two sides"):
         make_agent(f"ismcts(iterations=10,model={p3},value_after=0)", pyatki)
+
+
+@pytest.mark.parametrize("depth", [0, 1, 2])
+def test_prior_depth_limits_where_the_model_guides_expansion(tmp_path, depth):
+    """``prior_depth=1``: only the root's children carry the model's prior (the network is
+    evaluated once per root expansion); 0: nodes below them too; 2: down to their children."""
+    game = pyspiel.load_game(GAME)
+    path = tmp_path / "m.npz"
+    _random_net(game).save(path)
+    state = random_states(game, seed=6, count=1)[0][0]
+    bot = make_agent(f"ismcts(iterations=400,model={path},prior_depth={depth})", game, seed=3)
+    tree, stats = np.full((100_000, 5), -1, np.int64), np.zeros((100_000, 3))
+    meta = np.zeros(META_SIZE, np.int64)
+    root = state.kernel_state()
+    bot.kernel.run(root, np.array([7], np.uint64), 400, tree, stats, meta, bot.settings)
+
+    def children(node):
+        c = tree[node, FIRST]
+        while c >= 0:
+            yield c
+            c = tree[c, NEXT]
+
+    def decisions_below(node, level, out):  # each node's number of decisions above it
+        for c in children(node):
+            is_decision = (tree[c, KEY] & 7) > 0
+            out[c] = level + is_decision
+            decisions_below(c, level + is_decision, out)
+        return out
+
+    level = decisions_below(0, 0, {})
+    guided = {n for n in level if stats[n, PRIOR] > 0}
+    assert guided and all(stats[n, PRIOR] <= 1 for n in guided)
+    if depth:
+        assert max(level[n] for n in guided) == depth
+    else:
+        assert max(level[n] for n in guided) > 2

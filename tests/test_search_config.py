@@ -40,6 +40,8 @@ GAME = "skip_columns(players=2,deck=36)"
         ({"model": "m.npz", "heuristic_prior": True}, "two priors"),
         ({"value_after": 2}, "value_after needs a model"),
         ({"model": "m.npz", "value_after": -1}, "value_after must be an integer ≥ 0"),
+        ({"prior_depth": 1}, "prior_depth needs a model"),
+        ({"model": "m.npz", "prior_depth": 1.5}, "prior_depth must be an integer ≥ 0"),
     ],
 )
 def test_bad_settings_are_one_line_errors(options, message):
