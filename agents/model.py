@@ -26,9 +26,18 @@ Files are ``.npz`` without pickles (``allow_pickle=False``), the parameters stor
 is 3.8 MB instead of 7.5; a model is read back into float64, the layout above), with the
 metadata ``format``,
 ``kind``, ``game`` (the full game string), ``features`` (the game's observation version,
-``GameSpec.observation_version``), ``obs_size``, ``num_actions`` and ``generation``; a file for
-another game, for other features, with the wrong sizes, or otherwise malformed is refused with
-a message saying what is wrong.
+``GameSpec.observation_version``), ``obs_size``, ``num_actions``, ``generation`` and
+``action_parts``; a file for another game, for other features, with the wrong sizes, or
+otherwise malformed is refused with a message saying what is wrong.
+
+**A factored policy head** (``action_parts`` > 0, the version of the game's
+``GameSpec.action_parts``): the action outputs are sums of per-part rows, ``W[a] = Σ_j
+V[parts[a, j]]`` and likewise the biases, so a game with thousands of action ids trains and
+stores hundreds of rows (Chains: 3 804 for 33 750 ids). The file holds the parts' rows in
+place of the head; reading it expands them into the layout above, so the search and the
+kernel never see the difference. Trainers update :meth:`PolicyValueNet.trainable` (the parts'
+rows) through :meth:`PolicyValueNet.reduce` (the gradient summed over each part's actions) and
+:meth:`PolicyValueNet.apply`. A file without the key (older ones) has one row per action id.
 """
 
 from __future__ import annotations
