@@ -3,9 +3,10 @@ gradient through them, its file, and a training run that uses them."""
 
 import numpy as np
 import pytest
+from test_model import PARTS
 
 from agents import make_agent
-from agents.model import Adam, PolicyValueNet, _gradient, fit_imitation, one_hot
+from agents.model import Adam, PolicyValueNet, fit_imitation, one_hot
 from skip_ai.pyspiel_wrapper import REGISTRY, load, variants
 from skip_ai.training import run_training
 from skip_ai.training.config import load_train_config
@@ -45,9 +46,8 @@ def test_two_captains_parts_name_the_card_and_the_pile():
     assert parts[54 + 54 * 5 + 7, 1] != parts[2970 + 54 * 5 + 7, 1]
 
 
-def _factored(num_actions=6, hidden=(5,), seed=0):
-    parts = np.array([[0, 2], [0, 3], [1, 2], [1, 3], [1, 4], [0, 4]])[:num_actions]
-    net = PolicyValueNet.initial("g", 4, num_actions, hidden, seed=seed, parts=parts)
+def _factored(hidden=(5,), seed=0):
+    net = PolicyValueNet.initial("g", 4, 6, hidden, seed=seed, parts=PARTS)
     rng = np.random.default_rng(seed)
     net.set_trainable(rng.normal(0, 0.3, net.trainable_size))
     return net
@@ -63,31 +63,6 @@ def test_each_action_row_is_the_sum_of_its_parts():
         expect = acts[-1] @ (head[p] + head[q]) + bias[p] + bias[q]
         assert np.allclose(logits[:, a], expect)
     assert net.trainable_size == len(net.params) - 6 * (h + 1) + 5 * (h + 1)
-
-
-def test_the_gradient_through_the_parts_matches_finite_differences():
-    rng = np.random.default_rng(2)
-    net = _factored(seed=3)
-    obs = rng.normal(size=(7, 4))
-    legal = rng.random((7, 6)) < 0.7
-    legal[:, 0] = True
-    target = rng.random((7, 6)) * legal
-    target /= target.sum(axis=1, keepdims=True)
-    value = rng.uniform(-1, 1, 7)
-    grad = net.reduce(_gradient(net, obs, legal, target, value, 1.0)[0])
-    theta, eps = net.trainable().copy(), 1e-6
-
-    def loss(t):
-        net.set_trainable(t)
-        _, a, b = _gradient(net, obs, legal, target, value, 1.0)
-        return a + b
-
-    for i in range(len(theta)):
-        step = np.zeros_like(theta)
-        step[i] = eps
-        numeric = (loss(theta + step) - loss(theta - step)) / (2 * eps)
-        assert abs(numeric - grad[i]) < 1e-6
-    net.set_trainable(theta)
 
 
 def test_a_factored_model_is_small_loads_and_plays_as_saved(tmp_path):

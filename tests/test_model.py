@@ -27,26 +27,35 @@ def _random_net(game, hidden=(), seed=0):
     return net
 
 
-@pytest.mark.parametrize("hidden", [(), (5, 4)])
-def test_gradient_matches_finite_differences(hidden):
+PARTS = np.array([[0, 2], [0, 3], [1, 2], [1, 3], [1, 4], [0, 4]])
+"""Six actions made of two parts each (a factored head: ``GameSpec.action_parts``)."""
+
+
+@pytest.mark.parametrize("hidden, parts", [((), None), ((5, 4), None), ((5,), PARTS)])
+def test_gradient_matches_finite_differences(hidden, parts):
+    """The gradient over the trained parameters (with ``parts``: the parts' rows, through
+    :meth:`PolicyValueNet.reduce`) is the loss's derivative."""
     rng = np.random.default_rng(1)
-    net = PolicyValueNet.initial("g", 6, 4, hidden, seed=2)
-    net.params += rng.normal(0, 0.3, len(net.params))
+    net = PolicyValueNet.initial("g", 6, 6, hidden, seed=2, parts=parts)
+    net.set_trainable(net.trainable() + rng.normal(0, 0.3, net.trainable_size))
     obs = rng.normal(size=(7, 6))
-    legal = rng.random((7, 4)) < 0.7
+    legal = rng.random((7, 6)) < 0.7
     legal[:, 0] = True
-    target = rng.random((7, 4)) * legal
+    target = rng.random((7, 6)) * legal
     target /= target.sum(axis=1, keepdims=True)
     value = rng.uniform(-1, 1, 7)
-    grad, _, _ = _gradient(net, obs, legal, target, value, 1.0)
-    eps = 1e-6
-    for i in range(len(grad)):
-        net.params[i] += eps
+    grad = net.reduce(_gradient(net, obs, legal, target, value, 1.0)[0])
+    theta, eps = net.trainable().copy(), 1e-6
+
+    def loss(t):
+        net.set_trainable(t)
         _, a, b = _gradient(net, obs, legal, target, value, 1.0)
-        net.params[i] -= 2 * eps
-        _, c, d = _gradient(net, obs, legal, target, value, 1.0)
-        net.params[i] += eps
-        assert abs((a + b - c - d) / (2 * eps) - grad[i]) < 1e-6
+        return a + b
+
+    for i in range(len(theta)):
+        step = np.zeros_like(theta)
+        step[i] = eps
+        assert abs((loss(theta + step) - loss(theta - step)) / (2 * eps) - grad[i]) < 1e-6
 
 
 @pytest.mark.parametrize("hidden", [(), (8,)])
