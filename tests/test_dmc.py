@@ -403,6 +403,8 @@ def test_train_resumes_after_kill_9_to_the_same_end(tmp_path):
         ('teacher = "nobody"', "teacher: unknown agent"),
         ('teacher = "ismcts(iterations=10)"', "needs imitation = N"),
         ("teacher_power = 0.5", "teacher_power must be a finite number in"),
+        ("action_parts = 1", "action_parts must be true or false"),
+        ("action_parts = true", "declares no action parts"),
         ("colour = 1", "unknown field"),
     ],
 )
