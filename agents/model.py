@@ -45,6 +45,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 import pyspiel
@@ -67,6 +68,16 @@ _KEYS = {
     "dims",
     "params",
 }
+
+
+class Choices(NamedTuple):
+    """Sparse policy targets of a mini-batch (:func:`fit_imitation`): entry ``e`` is the move
+    ``action[e]`` of row ``row[e]`` with target share ``target[e]``; each row's entries are
+    together, rows in order, and list its legal moves: the softmax runs over them only."""
+
+    row: np.ndarray
+    action: np.ndarray
+    target: np.ndarray
 
 
 def param_count(dims: np.ndarray) -> int:
@@ -101,7 +112,7 @@ class PolicyValueNet:
     def __post_init__(self) -> None:
         if self.parts is not None and self.head is None:  # a head of zeros: a uniform prior
             self.head = np.zeros(self.num_parts * (self.dims[-2] + 1))
-            self._expand()
+            self.expand_head()
 
     @property
     def num_parts(self) -> int:
@@ -122,8 +133,10 @@ class PolicyValueNet:
         off, end = _policy_offset(self.dims), _value_offset(self.dims)
         return np.concatenate([self.params[:off], self.head, self.params[end:]])
 
-    def set_trainable(self, values: np.ndarray) -> None:
-        """Set the parameters from a vector laid out as :meth:`trainable`."""
+    def set_trainable(self, values: np.ndarray, expand: bool = True) -> None:
+        """Set the parameters from a vector laid out as :meth:`trainable`; with ``parts`` and
+        not ``expand``, the action rows of ``params`` are left stale until
+        :meth:`expand_head` (a trainer that reads the parts' rows itself skips the cost)."""
         if len(values) != self.trainable_size:
             raise ValueError(f"{len(values)} parameters, expected {self.trainable_size}")
         if self.parts is None:
@@ -133,11 +146,36 @@ class PolicyValueNet:
         self.params[:off] = values[:off]
         self.head[:] = values[off : off + nh]
         self.params[end:] = values[off + nh :]
-        self._expand()
+        if expand:
+            self.expand_head()
 
-    def apply(self, update: np.ndarray) -> None:
+    def apply(self, update: np.ndarray, expand: bool = True) -> None:
         """Subtract ``update`` (laid out as :meth:`trainable`) from the parameters."""
-        self.set_trainable(self.trainable() - update)
+        self.set_trainable(self.trainable() - update, expand)
+
+    def head_rows(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The policy head's rows ``(len(actions), h)`` and biases of ``actions``, from the
+        parts' rows where the head is factored (so they are current without
+        :meth:`expand_head`)."""
+        dims, off = self.dims, _policy_offset(self.dims)
+        a, h = dims[-1], dims[-2]
+        if self.parts is None:
+            rows = self.params[off : off + a * h].reshape(a, h)
+            return rows[actions], self.params[off + a * h + actions]
+        f = self.num_parts
+        mine = self.parts[actions]
+        return self.head[: f * h].reshape(f, h)[mine].sum(axis=1), self.head[f * h :][mine].sum(1)
+
+    def head_gradient(self, actions: np.ndarray, rows: np.ndarray, bias: np.ndarray) -> np.ndarray:
+        """The gradient over the head's part of :meth:`trainable` given the gradients
+        ``rows`` and ``bias`` of the listed actions' rows (an action may repeat)."""
+        grad = np.concatenate([rows, bias[:, None]], 1)
+        if self.parts is None:
+            out = _sum_rows(actions, grad, int(self.dims[-1]))
+        else:
+            k = self.parts.shape[1]
+            out = _sum_rows(self.parts[actions].ravel(), np.repeat(grad, k, 0), self.num_parts)
+        return np.concatenate([out[:, :-1].ravel(), out[:, -1]])
 
     def reduce(self, grad: np.ndarray) -> np.ndarray:
         """A gradient over ``params`` as one over :meth:`trainable`: each part's row gathers
@@ -149,13 +187,14 @@ class PolicyValueNet:
         rows = np.concatenate(
             [grad[off : off + a * h].reshape(a, h), grad[off + a * h : end, None]], 1
         )
-        per_part = np.zeros((f, h + 1))
-        for j in range(self.parts.shape[1]):
-            np.add.at(per_part, self.parts[:, j], rows)
+        k = self.parts.shape[1]
+        per_part = _sum_rows(self.parts.ravel(), np.repeat(rows, k, 0), f)
         return np.concatenate([grad[:off], per_part[:, :h].ravel(), per_part[:, h], grad[end:]])
 
-    def _expand(self) -> None:
+    def expand_head(self) -> None:
         """Each action's row and bias of ``params`` as the sum of its parts'."""
+        if self.parts is None:
+            return
         dims, off = self.dims, _policy_offset(self.dims)
         a, h, f = dims[-1], dims[-2], self.num_parts
         rows, bias = self.head[: f * h].reshape(f, h), self.head[f * h :]
@@ -368,6 +407,19 @@ def _parts_of(path: Path, game: str, version: int) -> np.ndarray:
     return factored_head(g)["parts"]
 
 
+def _sum_rows(index: np.ndarray, rows: np.ndarray, n: int) -> np.ndarray:
+    """``out[i]`` = the sum of ``rows[e]`` over the entries ``e`` with ``index[e] == i``,
+    for ``i < n`` (sorted and summed in runs: several times faster than ``np.add.at``)."""
+    out = np.zeros((n, rows.shape[1]))
+    if len(index) == 0:
+        return out
+    order = np.argsort(index, kind="stable")
+    sorted_index = index[order]
+    starts = np.flatnonzero(np.r_[True, sorted_index[1:] != sorted_index[:-1]])
+    out[sorted_index[starts]] = np.add.reduceat(rows[order], starts, axis=0)
+    return out
+
+
 def _take(params: np.ndarray, off: int, rows: int, cols: int):
     """Views of a ``rows × cols`` matrix and a ``rows`` bias at ``off``; the next offset."""
     W = params[off : off + rows * cols].reshape(rows, cols)
@@ -539,34 +591,66 @@ def fit_q(
 def fit_imitation(
     net: PolicyValueNet,
     obs: np.ndarray,
-    targets: Callable[[np.ndarray], np.ndarray],
+    targets: Callable[[np.ndarray], np.ndarray | Choices],
     value: np.ndarray,
     adam: Adam,
     lr: float,
     batch: int,
     rng: np.random.Generator,
-    legal: Callable[[np.ndarray], np.ndarray] | None = None,
 ) -> float:
     """One pass of behaviour cloning over the samples, in shuffled mini-batches: cross-entropy
     of the softmax to the target policy, plus the value head's squared error to ``value`` (in
-    [-1, 1]), applied by ``adam``. ``targets(rows)`` gives the dense target policies
-    ``(len(rows), A)`` of the sample rows ``rows`` (made a batch at a time: a game can have
-    tens of thousands of actions): :func:`one_hot` of the moves taken, or a search's visit
-    shares. ``legal(rows)`` gives their legal moves as a ``(len(rows), A)`` mask: the softmax
-    is then over the legal moves only, as the model is played (without it, over every action
-    id, and the model must also learn which moves are legal). Returns the mean
-    cross-entropy."""
+    [-1, 1]), applied by ``adam``. ``targets(rows)`` gives the target policies of the sample
+    rows ``rows``, made a batch at a time: either dense, ``(len(rows), A)``, with the softmax
+    over every action id (:func:`one_hot` of the moves taken, where the legal moves are not
+    kept: the model must also learn which moves are legal), or :class:`Choices`, each row's
+    legal moves and their shares (a search's), with the softmax over those only, as the model
+    is played; only their rows of the head are computed (Chains: ~20 of 33 750). Returns the
+    mean cross-entropy."""
     total = 0.0
     order = rng.permutation(len(obs))
     everything = np.ones((batch, net.num_actions), bool)
     for start in range(0, len(obs), batch):
         idx = order[start : start + batch]
         x, v = obs[idx].astype(np.float64), value[idx].astype(np.float64)
-        mask = everything[: len(idx)] if legal is None else legal(idx)
-        grad, loss, _ = _gradient(net, x, mask, targets(idx), v, 1.0)
-        net.apply(adam.step(net.reduce(grad), lr))
+        t = targets(idx)
+        if isinstance(t, Choices):
+            grad, loss = _choice_gradient(net, x, t, v)
+            net.apply(adam.step(grad, lr), expand=False)  # the head's rows are read from parts
+        else:
+            grad, loss, _ = _gradient(net, x, everything[: len(idx)], t, v, 1.0)
+            net.apply(adam.step(net.reduce(grad), lr))
         total += loss * len(idx)
+    net.expand_head()
     return total / max(len(obs), 1)
+
+
+def _choice_gradient(
+    net: PolicyValueNet, obs: np.ndarray, c: Choices, value: np.ndarray
+) -> tuple[np.ndarray, float]:
+    """The gradient over :meth:`PolicyValueNet.trainable` of the mean cross-entropy of the
+    softmax over each row's listed moves to their targets plus the value's squared error, and
+    the cross-entropy; only the listed moves' rows of the head are computed."""
+    nb = len(obs)
+    _, val, acts = net.forward(obs, policy=False)
+    h = acts[-1]
+    rows, bias = net.head_rows(c.action)
+    z = np.einsum("ij,ij->i", rows, h[c.row]) + bias
+    starts = np.flatnonzero(np.r_[True, c.row[1:] != c.row[:-1]])
+    sizes = np.diff(np.r_[starts, len(z)])
+    z -= np.repeat(np.maximum.reduceat(z, starts), sizes)
+    p = np.exp(z)
+    p /= np.repeat(np.add.reduceat(p, starts), sizes)
+    loss_p = -(c.target * np.log(np.maximum(p, 1e-300))).sum() / nb
+    dz = (p - c.target) / nb
+    d_val = 2 * (val - value) * (1 - val**2) / nb  # through tanh
+    wv = net.params[_value_offset(net.dims) :][: net.dims[-2]]
+    dh = np.outer(d_val, wv)
+    dh[c.row[starts]] += np.add.reduceat(dz[:, None] * rows, starts, axis=0)
+    grads = _backprop_hidden(net, acts, dh)
+    head = net.head_gradient(c.action, dz[:, None] * h[c.row], dz)
+    grad = np.concatenate([*grads, head, d_val @ h, [d_val.sum()]])
+    return grad, float(loss_p)
 
 
 def one_hot(actions: np.ndarray, num_actions: int) -> Callable[[np.ndarray], np.ndarray]:

@@ -9,7 +9,9 @@ from conftest import random_states
 from agents import make_agent
 from agents.ismcts_kernel import FIRST, KEY, META_SIZE, NEXT, PRIOR
 from agents.model import (
+    Choices,
     PolicyValueNet,
+    _choice_gradient,
     _gradient,
     _policy_offset,
     _value_offset,
@@ -272,3 +274,22 @@ def test_prior_depth_limits_where_the_model_guides_expansion(tmp_path, depth):
         assert max(level[n] for n in guided) == depth
     else:
         assert max(level[n] for n in guided) > 2
+
+
+@pytest.mark.parametrize("parts", [None, PARTS])
+def test_the_sparse_imitation_gradient_is_the_dense_one(parts):
+    """Choices (each row's legal moves and their shares, the head's rows computed only for
+    them) give the gradient and loss of the dense softmax over the legal mask."""
+    rng = np.random.default_rng(8)
+    net = PolicyValueNet.initial("g", 6, 6, (5,), seed=4, parts=parts)
+    net.set_trainable(net.trainable() + rng.normal(0, 0.3, net.trainable_size))
+    obs, value = rng.normal(size=(5, 6)), rng.uniform(-1, 1, 5)
+    row = np.array([0, 0, 1, 1, 1, 2, 2, 3, 3, 3, 3, 4, 4])
+    action = np.array([1, 4, 0, 2, 5, 3, 4, 0, 1, 2, 5, 2, 3])
+    target = rng.random(len(row))
+    target /= np.bincount(row, target)[row]
+    legal, dense = np.zeros((5, 6), bool), np.zeros((5, 6))
+    legal[row, action], dense[row, action] = True, target
+    grad, loss = _choice_gradient(net, obs, Choices(row, action, target), value)
+    want, want_loss, _ = _gradient(net, obs, legal, dense, value, 1.0)
+    assert np.allclose(grad, net.reduce(want)) and np.isclose(loss, want_loss)

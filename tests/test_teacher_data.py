@@ -42,8 +42,9 @@ def test_samples_are_the_teachers_decisions_replayed_through_pyspiel(teacher):
             a, b = s.offsets[row + len(rows)], s.offsets[row + len(rows) + 1]
             assert np.array_equal(s.obs[row + len(rows)], d.state.observation_tensor(d.player))
             assert sorted(s.actions[a:b]) == sorted(d.state.legal_actions())  # every one
-            mask = s.legal_mask(np.array([row + len(rows)]), game.num_distinct_actions())[0]
-            assert np.array_equal(np.flatnonzero(mask), sorted(d.state.legal_actions()))
+            c = s.choices(np.array([row + len(rows)]))
+            assert (c.row == 0).all() and np.isclose(c.target.sum(), 1.0)
+            assert sorted(c.action) == sorted(d.state.legal_actions())
             assert np.isclose(s.probs[a:b].sum(), 1.0)
             assert d.action in s.actions[a:b]
             rows.append(d.player)
@@ -57,6 +58,13 @@ def test_samples_are_the_teachers_decisions_replayed_through_pyspiel(teacher):
     assert row == len(s)
 
 
+def _dense(c, rows, num_actions):
+    """Choices as a dense ``(rows, num_actions)`` array of targets."""
+    out = np.zeros((rows, num_actions))
+    out[c.row, c.action] = c.target
+    return out
+
+
 def test_samples_do_not_depend_on_the_number_of_processes():
     game = load(GAME)
     one = teacher_samples(game, TEACHER, 150, 2, 0, workers=1, progress=False)
@@ -64,9 +72,9 @@ def test_samples_do_not_depend_on_the_number_of_processes():
     assert len(one) == len(two) == 150
     for f in ("obs", "offsets", "actions", "probs", "value"):
         assert np.array_equal(getattr(one, f), getattr(two, f)), f
-    dense = one.policy_targets(np.arange(150), game.num_distinct_actions())
+    dense = _dense(one.choices(np.arange(150)), 150, game.num_distinct_actions())
     assert np.allclose(dense.sum(axis=1), 1.0)
-    sharp = one.policy_targets(np.arange(150), game.num_distinct_actions(), power=3.0)
+    sharp = _dense(one.choices(np.arange(150), power=3.0), 150, game.num_distinct_actions())
     assert (
         np.allclose(sharp.sum(axis=1), 1.0)
         and (sharp.max(axis=1) >= dense.max(axis=1) - 1e-12).all()
@@ -93,8 +101,10 @@ def test_a_run_imitates_the_search_it_is_given(tmp_path):
     game = load(GAME)
     fresh = teacher_games(GAME, TEACHER, 77, 0, 6)
     rows = np.arange(len(fresh))
-    target = fresh.policy_targets(rows, game.num_distinct_actions())
-    legal = fresh.legal_mask(rows, game.num_distinct_actions())
+    choices = fresh.choices(rows)
+    target = _dense(choices, len(rows), game.num_distinct_actions())
+    legal = np.zeros_like(target, bool)
+    legal[choices.row, choices.action] = True
 
     def divergence(net):  # KL from the shares to the softmax over the legal moves, as played
         q, _, _ = net.forward(fresh.obs.astype(np.float64))

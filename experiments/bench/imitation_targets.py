@@ -117,13 +117,12 @@ def main() -> None:
             loss = fit_imitation(
                 net,
                 t.obs,
-                lambda r, t=t: t.policy_targets(r, net.num_actions),
+                t.choices,
                 t.value,
                 adam,
                 run["imitation_lr"],
                 run["batch"],
                 rng,
-                lambda r, t=t: t.legal_mask(r, net.num_actions),
             )
         fit_cpu = time.process_time() - t0
         path = args.out.with_name(f"{args.out.stem}-{kind}-{passes}.npz")

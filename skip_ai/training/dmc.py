@@ -298,19 +298,16 @@ def _imitate(config: TrainConfig, state: State, progress: bool) -> None:
             heuristic_guide=1.0,
         )
         obs, targets, value, cpu = c.obs, one_hot(c.actions, net.num_actions), c.target, c.cpu
-        legal = None  # the kernel's chunk keeps no legal moves: a softmax over every action
-    else:
+        # the kernel's chunk keeps no legal moves: dense targets, a softmax over every action
+    else:  # each decision's legal moves and shares: a softmax over those
         t = _teacher_samples(config, net, progress)
-        targets = functools.partial(
-            t.policy_targets, num_actions=net.num_actions, power=config.teacher_power
-        )
-        legal = functools.partial(t.legal_mask, num_actions=net.num_actions)
+        targets = functools.partial(t.choices, power=config.teacher_power)
         obs, value, cpu = t.obs, t.value, t.cpu
     adam = Adam(net.trainable_size)
     rng = np.random.default_rng(int(derive(np.uint64(base_seed(config.seed)), IMITATION_FIRST)))
     lr, batch = config.imitation_lr, config.batch
     for _ in tqdm(range(config.imitation_epochs), desc="imitation", disable=not progress):
-        state.loss = fit_imitation(net, obs, targets, value, adam, lr, batch, rng, legal)
+        state.loss = fit_imitation(net, obs, targets, value, adam, lr, batch, rng)
     state.actor_params = net.params.copy()
     state.cpu += cpu + time.process_time() - t0
     state.save(config.out / "checkpoint.npz")

@@ -28,6 +28,7 @@ import numpy as np
 from tqdm import tqdm
 
 from agents.factory import make_agent
+from agents.model import Choices
 from skip_ai.kernel.rng import base_seed, derive, make_rng
 from skip_ai.play import Decision, play
 from skip_ai.pyspiel_wrapper import KernelGame, load
@@ -111,23 +112,13 @@ class TeacherSamples:
         at = np.repeat(lo - np.cumsum(sizes) + sizes, sizes) + np.arange(sizes.sum())
         return which, at
 
-    def policy_targets(self, rows: np.ndarray, num_actions: int, power: float = 1.0) -> np.ndarray:
-        """Dense policy targets ``(len(rows), num_actions)`` for a mini-batch: each row's
-        shares raised to ``power`` and renormalised (above 1, closer to the move the teacher
-        plays)."""
+    def choices(self, rows: np.ndarray, power: float = 1.0) -> Choices:
+        """The policy targets of a mini-batch as :class:`agents.model.Choices`: every legal
+        move of each row (:func:`teacher_games` lists them all) with its share raised to
+        ``power`` and renormalised (above 1, closer to the move the teacher plays)."""
         which, at = self._entries(rows)
         p = self.probs[at] ** power
-        target = np.zeros((len(rows), num_actions))
-        target[which, self.actions[at]] = p / np.bincount(which, p, len(rows))[which]
-        return target
-
-    def legal_mask(self, rows: np.ndarray, num_actions: int) -> np.ndarray:
-        """The rows' legal moves, ``(len(rows), num_actions)``: a row lists every legal move
-        (:func:`teacher_games`)."""
-        which, at = self._entries(rows)
-        mask = np.zeros((len(rows), num_actions), bool)
-        mask[which, self.actions[at]] = True
-        return mask
+        return Choices(which, self.actions[at], p / np.bincount(which, p, len(rows))[which])
 
     @staticmethod
     def concat(parts: list[TeacherSamples], obs_size: int) -> TeacherSamples:
