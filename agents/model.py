@@ -183,13 +183,10 @@ class PolicyValueNet:
         if self.parts is None:
             return grad
         dims, off, end = self.dims, _policy_offset(self.dims), _value_offset(self.dims)
-        a, h, f = dims[-1], dims[-2], self.num_parts
-        rows = np.concatenate(
-            [grad[off : off + a * h].reshape(a, h), grad[off + a * h : end, None]], 1
-        )
-        k = self.parts.shape[1]
-        per_part = _sum_rows(self.parts.ravel(), np.repeat(rows, k, 0), f)
-        return np.concatenate([grad[:off], per_part[:, :h].ravel(), per_part[:, h], grad[end:]])
+        a, h = dims[-1], dims[-2]
+        rows, bias = grad[off : off + a * h].reshape(a, h), grad[off + a * h : end]
+        head = self.head_gradient(np.arange(a), rows, bias)
+        return np.concatenate([grad[:off], head, grad[end:]])
 
     def expand_head(self) -> None:
         """Each action's row and bias of ``params`` as the sum of its parts'."""

@@ -92,9 +92,10 @@ def main() -> None:
         folder / "teacher.npz", game.obs_size, game.num_distinct_actions()
     )
     parts = args.parts or run.get("action_parts", False)
-    if parts and game.spec.action_parts is None:
-        ap.error(f"--parts: {game} declares no action parts")
-    head = factored_head(game) if parts else {}
+    try:
+        head = factored_head(game) if parts else {}
+    except ValueError as e:
+        ap.error(f"--parts: {e}")
     if args.more:
         samples = TeacherSamples.concat([samples, more(args, run, game)], game.obs_size)
     rows = []

@@ -58,6 +58,7 @@ from pathlib import Path
 from typing import Any
 
 from agents import make_agent
+from agents.model import factored_head
 from skip_ai.paths import output_folder
 from skip_ai.pyspiel_wrapper import KernelGame, load
 
@@ -302,8 +303,11 @@ def _check_game(c: dict) -> KernelGame:
 def _check_action_parts(c: dict, game: KernelGame) -> None:
     if not isinstance(c["action_parts"], bool):
         raise ValueError(f"action_parts must be true or false (got {c['action_parts']!r})")
-    if c["action_parts"] and game.spec.action_parts is None:
-        raise ValueError(f"action_parts: {game} declares no action parts")
+    if c["action_parts"]:
+        try:
+            factored_head(game)
+        except ValueError as e:
+            raise ValueError(f"action_parts: {e}") from None
 
 
 def _check_references(c: dict, game: KernelGame) -> None:
