@@ -622,24 +622,62 @@ def fit_imitation(
     return total / max(len(obs), 1)
 
 
+def fit_reinforce(
+    net: PolicyValueNet,
+    obs: np.ndarray,
+    moves: Callable[[np.ndarray], Choices],
+    returns: np.ndarray,
+    adam: Adam,
+    lr: float,
+    batch: int,
+    rng: np.random.Generator,
+    temperature: float,
+) -> float:
+    """One pass of policy gradient over samples of the model's own play, in shuffled
+    mini-batches: REINFORCE on the softmax of the outputs / ``temperature`` over each
+    decision's legal moves (``moves(rows)``: :class:`Choices` whose target is 1 at the move
+    played), each weighted by the mover's final return minus the value head's estimate, plus
+    the value head's squared error to the returns (the baseline learns as the policy does).
+    Returns the mean weighted cross-entropy (the surrogate loss)."""
+    total = 0.0
+    order = rng.permutation(len(obs))
+    for start in range(0, len(obs), batch):
+        idx = order[start : start + batch]
+        x, v = obs[idx].astype(np.float64), returns[idx].astype(np.float64)
+        grad, loss = _choice_gradient(net, x, moves(idx), v, temperature, advantage=True)
+        net.apply(adam.step(grad, lr), expand=False)
+        total += loss * len(idx)
+    net.expand_head()
+    return total / max(len(obs), 1)
+
+
 def _choice_gradient(
-    net: PolicyValueNet, obs: np.ndarray, c: Choices, value: np.ndarray
+    net: PolicyValueNet,
+    obs: np.ndarray,
+    c: Choices,
+    value: np.ndarray,
+    temperature: float = 1.0,
+    advantage: bool = False,
 ) -> tuple[np.ndarray, float]:
     """The gradient over :meth:`PolicyValueNet.trainable` of the mean cross-entropy of the
-    softmax over each row's listed moves to their targets plus the value's squared error, and
-    the cross-entropy; only the listed moves' rows of the head are computed."""
+    softmax (of the outputs / ``temperature``) over each row's listed moves to their targets
+    plus the value's squared error, and the cross-entropy; only the listed moves' rows of the
+    head are computed. With ``advantage`` each row's cross-entropy is weighted by its return
+    ``value`` minus the value head's estimate (held fixed): REINFORCE with the value as the
+    baseline, the targets being the moves played."""
     nb = len(obs)
     _, val, acts = net.forward(obs, policy=False)
     h = acts[-1]
     rows, bias = net.head_rows(c.action)
-    z = np.einsum("ij,ij->i", rows, h[c.row]) + bias
+    z = (np.einsum("ij,ij->i", rows, h[c.row]) + bias) / temperature
     starts = np.flatnonzero(np.r_[True, c.row[1:] != c.row[:-1]])
     sizes = np.diff(np.r_[starts, len(z)])
     z -= np.repeat(np.maximum.reduceat(z, starts), sizes)
     p = np.exp(z)
     p /= np.repeat(np.add.reduceat(p, starts), sizes)
-    loss_p = -(c.target * np.log(np.maximum(p, 1e-300))).sum() / nb
-    dz = (p - c.target) / nb
+    weight = (value - val)[c.row] if advantage else 1.0
+    loss_p = -(weight * c.target * np.log(np.maximum(p, 1e-300))).sum() / nb
+    dz = weight * (p - c.target) / (temperature * nb)
     d_val = 2 * (val - value) * (1 - val**2) / nb  # through tanh
     wv = net.params[_value_offset(net.dims) :][: net.dims[-2]]
     dh = np.outer(d_val, wv)

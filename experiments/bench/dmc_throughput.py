@@ -17,7 +17,7 @@ import numpy as np
 
 from agents.model import Adam, PolicyValueNet, fit_q
 from skip_ai.pyspiel_wrapper import load
-from skip_ai.training.dmc import play_chunk
+from skip_ai.training.chunks import play_chunk
 
 
 def main() -> None:

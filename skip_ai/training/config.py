@@ -1,4 +1,5 @@
-"""A training run's configuration (``skip-ai train CONFIG.toml``): deep Monte-Carlo.
+"""A training run's configuration (``skip-ai train CONFIG.toml``): deep Monte-Carlo, or
+policy gradient from a model against the heuristic.
 
 ```toml
 name = "columns"                       # the run's name
@@ -35,7 +36,20 @@ eval_seed = 1_000                      # their seed family (keep it apart from `
 references = ["heuristic", "random", "ismcts(iterations=50)"]
 actors = 1                             # self-play in a second process (0: in the learner's)
 out = "runs/columns"                   # relative to the working directory
+method = "dmc"                         # "dmc", or "reinforce": policy gradient (below)
 ```
+
+**Policy gradient** (``method = "reinforce"``): the model ``start = "FILE.npz"`` (a model of
+this game whose action outputs are read as logits, e.g. a student of the search, whichever kind
+its file names; the run's models are ``policy_value``) plays one side against the
+game's heuristic, drawing its moves from the softmax of its outputs / ``temperature``
+(default 0.2), and learns from each chunk once by REINFORCE with its value head as the
+baseline (:func:`agents.model.fit_reinforce`); ``lr``, ``batch``, ``chunk``, the budget, the
+evaluation and ``actors`` mean what they mean above. Its layers come from ``start``, so
+``hidden``, ``action_parts``, the exploration, the heuristic's share and guidance and
+imitation are refused with it. The run's identity holds ``start``'s SHA-256: a changed file
+is refused on resume. In a ``games`` list, ``{game}`` in ``start`` stands for each game's name
+(``start = "results/models/{game}.npz"``: each game's committed model).
 
 At least one of ``decisions`` and ``cpu_minutes`` is required. Every mistake is a
 :class:`TrainConfigError` naming the file and the field.
@@ -50,6 +64,7 @@ games already finished and continues the one that was cut short
 
 from __future__ import annotations
 
+import hashlib
 import math
 import re
 import tomllib
@@ -58,7 +73,7 @@ from pathlib import Path
 from typing import Any
 
 from agents import make_agent
-from agents.model import factored_head
+from agents.model import PolicyValueNet, factored_head
 from skip_ai.paths import output_folder
 from skip_ai.pyspiel_wrapper import KernelGame, load
 
@@ -86,7 +101,25 @@ _DEFAULTS: dict[str, Any] = {
     "eval_seed": 1_000,
     "references": ["heuristic", "random"],
     "actors": 1,
+    "method": "dmc",
+    "start": None,
+    "temperature": 0.2,
 }
+METHODS = ("dmc", "reinforce")
+_NOT_WITH_REINFORCE = (
+    "hidden",
+    "action_parts",
+    "eps_start",
+    "eps_end",
+    "eps_decisions",
+    "heuristic_share",
+    "heuristic_guide",
+    "imitation",
+    "imitation_epochs",
+    "imitation_lr",
+    "teacher",
+    "teacher_power",
+)
 _REQUIRED = {"name", "game"}
 MAX_IMITATION = 4_000_000
 _POSITIVE = ("batch", "chunk", "eps_decisions", "eval_every", "eval_deals", "imitation_epochs")
@@ -125,6 +158,11 @@ class TrainConfig:
     references: tuple[str, ...]
     actors: int
     out: Path
+    method: str = "dmc"
+    start: str | None = None
+    """Policy gradient: the model it starts from."""
+    start_sha256: str | None = None
+    temperature: float = 0.2
 
     def identity(self) -> dict:
         """What a resumed run must share with the run that wrote the folder (the budget may
@@ -132,6 +170,8 @@ class TrainConfig:
         ident = asdict(self)
         for key in ("decisions", "cpu_minutes", "actors", "out"):
             del ident[key]
+        if self.method == "dmc":  # so the folders of runs from before the methods still resume
+            del ident["method"], ident["start"], ident["start_sha256"], ident["temperature"]
         ident["hidden"] = list(self.hidden)
         ident["references"] = list(self.references)
         for key in ("heuristic_share", "heuristic_guide", "imitation", "action_parts"):
@@ -192,9 +232,18 @@ def load_train_configs(path: str | Path) -> list[TrainConfig]:
     if not isinstance(out, str):
         raise TrainConfigError(f"{path}: out must be a folder's path (got {out!r})")
     return [
-        _load_one(path, {**raw, "game": g, "out": str(Path(out) / f)})
+        _load_one(path, {**raw, **_start_of(raw, g), "game": g, "out": str(Path(out) / f)})
         for g, f in zip(games, folders, strict=True)
     ]
+
+
+def _start_of(raw: dict, game: str) -> dict:
+    """``start`` for one game of a ``games`` list: ``{game}`` replaced by the game's name (the
+    game string without its parameters), so that one file names each game's model."""
+    start = raw.get("start")
+    if not isinstance(start, str):
+        return {}
+    return {"start": start.replace("{game}", game.split("(", 1)[0].strip())}
 
 
 def _load_one(path: Path, raw: dict) -> TrainConfig:
@@ -208,6 +257,7 @@ def _load_one(path: Path, raw: dict) -> TrainConfig:
         _check_references(c, game)
         _check_teacher(c, game)
         _check_action_parts(c, game)
+        digest = _check_method(c, raw, game)
         if not isinstance(c.get("out", ""), str):
             raise ValueError(f"out must be a folder's path (got {c['out']!r})")
         out = Path(c.get("out", f"runs/{c['name']}"))
@@ -241,6 +291,10 @@ def _load_one(path: Path, raw: dict) -> TrainConfig:
         references=tuple(c["references"]),
         actors=c["actors"],
         out=out,
+        method=c["method"],
+        start=c["start"],
+        start_sha256=digest,
+        temperature=float(c["temperature"]),
     )
 
 
@@ -308,6 +362,32 @@ def _check_action_parts(c: dict, game: KernelGame) -> None:
             factored_head(game)
         except ValueError as e:
             raise ValueError(f"action_parts: {e}") from None
+
+
+def _check_method(c: dict, raw: dict, game: KernelGame) -> str | None:
+    """Check the method's fields; policy gradient: the SHA-256 of its ``start`` model."""
+    if c["method"] not in METHODS:
+        raise ValueError(f"method must be one of {', '.join(METHODS)} (got {c['method']!r})")
+    t = c["temperature"]
+    if not (_is_number(t) and 0.01 <= t <= 10):
+        raise ValueError(f"temperature must be a finite number in [0.01, 10] (got {t!r})")
+    if c["method"] == "dmc":
+        if c["start"] is not None:
+            raise ValueError('start is the model of method = "reinforce"; dmc starts fresh')
+        return None
+    given = [k for k in _NOT_WITH_REINFORCE if k in raw]
+    if given:
+        raise ValueError(
+            f'{", ".join(given)}: not used by method = "reinforce" (its model is start\'s)'
+        )
+    start = c["start"]
+    if not isinstance(start, str) or not start:
+        raise ValueError('method = "reinforce" needs start = "MODEL.npz" to start from')
+    try:
+        PolicyValueNet.load(start, game)
+    except (OSError, ValueError) as e:
+        raise ValueError(f"start: {e}") from None
+    return hashlib.sha256(Path(start).read_bytes()).hexdigest()
 
 
 def _check_references(c: dict, game: KernelGame) -> None:

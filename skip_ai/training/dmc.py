@@ -1,4 +1,5 @@
-"""Deep Monte-Carlo training (``skip-ai train``): ε-greedy self-play in Numba, a numpy learner.
+"""Training runs (``skip-ai train``): deep Monte-Carlo (ε-greedy self-play in Numba, a numpy
+learner), or policy gradient against the heuristic from a model.
 
 The loop, as DouZero's (Zha et al. 2021) without its many actors: self-play with the current Q
 model (:mod:`skip_ai.training.dmc_actor`) produces a *chunk* of samples (observation, action,
@@ -36,6 +37,12 @@ search's policy (its root visit shares) in its own self-play
 instead of the heuristic's moves: the network can then become stronger than the heuristic,
 which a copy of the heuristic cannot.
 
+**Policy gradient** (``method = "reinforce"``): the same loop from a model (``start``) instead
+of a fresh one: its chunks are games of the model, its moves drawn from its policy, against the
+game's heuristic (:mod:`skip_ai.training.reinforce_actor`), each learned once by REINFORCE with
+the value head as the baseline (:func:`agents.model.fit_reinforce`). The actor's lag is the
+same; so are the checkpoints, the resume and the curve.
+
 **The learning curve.** Every ``eval_every`` samples (and at 0 and at the end) the model is
 saved as ``OUT/models/d<samples>.npz`` and plays ``learned(model=…)`` against each reference on
 ``eval_deals`` duplicate deals of the ``eval_seed`` family; ``OUT/curve.json`` holds the scores
@@ -57,85 +64,23 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
-from agents.heuristics import heuristic_module, heuristic_weights
-from agents.model import Adam, PolicyValueNet, factored_head, fit_imitation, fit_q, one_hot
+from agents.model import (
+    Adam,
+    PolicyValueNet,
+    factored_head,
+    fit_imitation,
+    fit_q,
+    fit_reinforce,
+    one_hot,
+)
 from skip_ai.kernel.rng import base_seed, derive
 from skip_ai.match import match
-from skip_ai.pyspiel_wrapper import KernelGame, load
+from skip_ai.pyspiel_wrapper import KernelGame
+from skip_ai.training.chunks import Chunk, play_chunk, play_reinforce_chunk
+from skip_ai.training.chunks import cached_game as _game
 from skip_ai.training.config import TrainConfig
 from skip_ai.training.curve import plot_curve
-from skip_ai.training.dmc_actor import dmc_actor
 from skip_ai.training.teacher_data import TeacherSamples, teacher_samples
-
-
-@dataclass
-class Chunk:
-    """One self-play batch: its samples, how many games it took, and the actor's CPU time."""
-
-    obs: np.ndarray
-    actions: np.ndarray
-    target: np.ndarray
-    games: int
-    cpu: float
-
-
-@functools.cache
-def _game(game: str) -> KernelGame:
-    return load(game)
-
-
-def play_chunk(
-    game: str,
-    seed: int,
-    first: int,
-    size: int,
-    dims: np.ndarray,
-    params: np.ndarray,
-    eps: float,
-    heuristic_share: float = 0.0,
-    heuristic_guide: float = 0.0,
-) -> Chunk:
-    """About ``size`` samples of self-play from game ``first`` of the family ``seed`` on
-    (whole games only: fewer than ``size``, never more), the model ``(dims, params)`` playing
-    every seat ε-greedily, or, in a ``heuristic_share`` of the games, one side against the
-    game's heuristic; with probability ``heuristic_guide`` a model's greedy move is the
-    heuristic's (:mod:`skip_ai.training.dmc_actor`)."""
-    t0 = time.process_time()
-    g = _game(game)
-    margin = g.max_game_length()
-    obs = np.zeros((size + margin, g.obs_size), np.float32)
-    actions = np.zeros(size + margin, np.int64)
-    target = np.zeros(size + margin, np.float32)
-    lo = g.min_utility()
-    games, rows = dmc_actor(g.spec.kernel, heuristic_module(g.spec.kernel)).play(
-        g.spec.encode(g.resolved),
-        np.uint64(base_seed(seed)),
-        first,
-        margin,
-        dims,
-        params,
-        eps,
-        lo,
-        g.max_utility() - lo,
-        _sides(g),
-        heuristic_share,
-        heuristic_guide,
-        heuristic_weights(g),
-        obs,
-        actions,
-        target,
-    )
-    return Chunk(obs[:rows], actions[:rows], target[:rows], int(games), time.process_time() - t0)
-
-
-def _sides(g: KernelGame) -> np.ndarray:
-    """The seat masks of the sides a model can take against the heuristic: the two teams, or
-    every seat alone in a game played each for themselves."""
-    seats = np.arange(g.num_players())
-    if not g.spec.team_game:
-        return (1 << seats).astype(np.int64)
-    teams = g.teams()
-    return np.array([np.sum(1 << seats[teams == t]) for t in (0, 1)], np.int64)
 
 
 @dataclass
@@ -211,46 +156,18 @@ def _loop(config: TrainConfig, state: State, pool, bar: tqdm) -> None:
     game = _game(config.game)
     submit = pool.submit if pool is not None else _now
     dims = state.net.dims
-    pending = submit(
-        play_chunk,
-        config.game,
-        config.seed,
-        state.next_game,
-        config.chunk,
-        dims,
-        state.actor_params,
-        config.eps(state.decisions),
-        config.heuristic_share,
-        config.guide(state.decisions),
-    )
+    pending = _submit(submit, config, state.next_game, dims, state.actor_params, state.decisions)
     while not _done(config, state):
         chunk = pending.result()
         # the next chunk is played by the model before this fit (see the module docstring)
-        pending = submit(
-            play_chunk,
-            config.game,
-            config.seed,
-            state.next_game + chunk.games,
-            config.chunk,
-            dims,
-            state.net.params.copy(),
-            config.eps(state.decisions + len(chunk.actions)),
-            config.heuristic_share,
-            config.guide(state.decisions + len(chunk.actions)),
+        after = state.decisions + len(chunk.actions)
+        pending = _submit(
+            submit, config, state.next_game + chunk.games, dims, state.net.params.copy(), after
         )
         before = state.net.params.copy()
         t0 = time.process_time()
         rng = np.random.default_rng(int(derive(np.uint64(base_seed(config.seed)), state.chunks)))
-        state.loss = fit_q(
-            state.net,
-            chunk.obs,
-            chunk.actions,
-            chunk.target,
-            state.adam,
-            config.lr,
-            config.batch,
-            rng,
-        )
+        state.loss = _fit(config, state, chunk, rng)
         fit_cpu = time.process_time() - t0
         state.actor_params = before
         state.chunks += 1
@@ -267,7 +184,11 @@ def _loop(config: TrainConfig, state: State, pool, bar: tqdm) -> None:
             {
                 "dec/s": f"{len(chunk.actions) / max(fit_cpu + chunk.cpu, 1e-9):.0f}",
                 "loss": f"{state.loss:.4f}",
-                "eps": f"{config.eps(state.decisions):.3f}",
+                **(
+                    {"return": f"{chunk.target.mean():+.3f}"}
+                    if config.method == "reinforce"
+                    else {"eps": f"{config.eps(state.decisions):.3f}"}
+                ),
             }
         )
         if at_eval or _done(config, state):
@@ -275,6 +196,45 @@ def _loop(config: TrainConfig, state: State, pool, bar: tqdm) -> None:
     if not _snapshot(out, state.decisions).exists():  # resumed with a smaller budget
         _snapshot_now(out, state)
         _evaluate_missing(config, game)
+
+
+def _submit(submit, config: TrainConfig, first: int, dims, params, decisions: int):
+    """Start the chunk from game ``first`` on, played by the model ``params`` after
+    ``decisions`` samples, as the run's method plays it."""
+    if config.method == "reinforce":
+        return submit(
+            play_reinforce_chunk,
+            config.game,
+            config.seed,
+            first,
+            config.chunk,
+            dims,
+            params,
+            config.temperature,
+        )
+    return submit(
+        play_chunk,
+        config.game,
+        config.seed,
+        first,
+        config.chunk,
+        dims,
+        params,
+        config.eps(decisions),
+        config.heuristic_share,
+        config.guide(decisions),
+    )
+
+
+def _fit(config: TrainConfig, state: State, chunk: Chunk, rng: np.random.Generator) -> float:
+    """Learn the chunk once, as the run's method learns; the mean loss."""
+    net, adam, lr, batch = state.net, state.adam, config.lr, config.batch
+    if config.method == "reinforce":
+        moves = functools.partial(chunk.moves.choices, power=1.0)
+        return fit_reinforce(
+            net, chunk.obs, moves, chunk.target, adam, lr, batch, rng, config.temperature
+        )
+    return fit_q(net, chunk.obs, chunk.actions, chunk.target, adam, lr, batch, rng)
 
 
 IMITATION_FIRST = 1 << 48
@@ -358,8 +318,20 @@ def _actor_pool(actors: int) -> concurrent.futures.ProcessPoolExecutor | None:
 
 
 def _start(config: TrainConfig, game: KernelGame) -> State:
-    """The checkpoint's state, or a fresh one."""
-    net = PolicyValueNet.initial(
+    """The checkpoint's state, or a fresh one (policy gradient: the ``start`` model)."""
+    if config.method == "reinforce":
+        net = PolicyValueNet.load(config.start, game)
+        net.kind = "policy_value"  # its outputs are a policy's logits, whatever made them
+    else:
+        net = _fresh(config, game)
+    path = config.out / "checkpoint.npz"
+    if path.exists():
+        return State.load(path, net)
+    return State(net, net.params.copy(), Adam(net.trainable_size), 0, 0, 0, 0.0, float("nan"))
+
+
+def _fresh(config: TrainConfig, game: KernelGame) -> PolicyValueNet:
+    return PolicyValueNet.initial(
         config.game,
         game.obs_size,
         game.num_distinct_actions(),
@@ -369,10 +341,6 @@ def _start(config: TrainConfig, game: KernelGame) -> State:
         features=game.spec.observation_version,
         **(factored_head(game) if config.action_parts else {}),
     )
-    path = config.out / "checkpoint.npz"
-    if path.exists():
-        return State.load(path, net)
-    return State(net, net.params.copy(), Adam(net.trainable_size), 0, 0, 0, 0.0, float("nan"))
 
 
 def _snapshot(out: Path, decisions: int) -> Path:

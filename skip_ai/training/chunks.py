@@ -1,0 +1,149 @@
+"""Self-play chunks: the batches of samples an actor plays for the learner (:mod:`.dmc`).
+
+A chunk is whole games, from game ``first`` of the run's seed family on, played inside Numba
+by the model as the actor holds it: ε-greedily over Q for deep Monte-Carlo
+(:mod:`.dmc_actor`), or drawing its moves from its policy against the game's heuristic for
+policy gradient (:mod:`.reinforce_actor`). Both take the game's string, not the game, so
+that they can run in the actor's process.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from agents.heuristics import heuristic_module, heuristic_weights
+from skip_ai.kernel.rng import base_seed
+from skip_ai.pyspiel_wrapper import KernelGame, load
+from skip_ai.training.dmc_actor import dmc_actor
+from skip_ai.training.reinforce_actor import reinforce_actor
+from skip_ai.training.teacher_data import TeacherSamples
+
+ENTRIES_PER_ROW = 64
+"""Room for legal moves per policy-gradient sample: a chunk's buffer holds this many per row
+on average (a game that does not fit is played by the next chunk)."""
+
+
+@functools.cache
+def cached_game(game: str) -> KernelGame:
+    """The game of a game string, loaded once per process."""
+    return load(game)
+
+
+@dataclass
+class Chunk:
+    """One self-play batch: its samples, how many games it took, and the actor's CPU time."""
+
+    obs: np.ndarray
+    actions: np.ndarray
+    target: np.ndarray
+    games: int
+    cpu: float
+    moves: TeacherSamples | None = None
+    """Policy-gradient chunks: each decision's legal moves, 1 at the one played."""
+
+
+def play_chunk(
+    game: str,
+    seed: int,
+    first: int,
+    size: int,
+    dims: np.ndarray,
+    params: np.ndarray,
+    eps: float,
+    heuristic_share: float = 0.0,
+    heuristic_guide: float = 0.0,
+) -> Chunk:
+    """About ``size`` samples of self-play from game ``first`` of the family ``seed`` on
+    (whole games only: fewer than ``size``, never more), the model ``(dims, params)`` playing
+    every seat ε-greedily, or, in a ``heuristic_share`` of the games, one side against the
+    game's heuristic; with probability ``heuristic_guide`` a model's greedy move is the
+    heuristic's (:mod:`skip_ai.training.dmc_actor`)."""
+    t0 = time.process_time()
+    g = cached_game(game)
+    margin = g.max_game_length()
+    obs = np.zeros((size + margin, g.obs_size), np.float32)
+    actions = np.zeros(size + margin, np.int64)
+    target = np.zeros(size + margin, np.float32)
+    lo = g.min_utility()
+    games, rows = dmc_actor(g.spec.kernel, heuristic_module(g.spec.kernel)).play(
+        g.spec.encode(g.resolved),
+        np.uint64(base_seed(seed)),
+        first,
+        margin,
+        dims,
+        params,
+        eps,
+        lo,
+        g.max_utility() - lo,
+        model_sides(g),
+        heuristic_share,
+        heuristic_guide,
+        heuristic_weights(g),
+        obs,
+        actions,
+        target,
+    )
+    return Chunk(obs[:rows], actions[:rows], target[:rows], int(games), time.process_time() - t0)
+
+
+def model_sides(g: KernelGame) -> np.ndarray:
+    """The seat masks of the sides a model can take against the heuristic: the two teams, or
+    every seat alone in a game played each for themselves."""
+    seats = np.arange(g.num_players())
+    if not g.spec.team_game:
+        return (1 << seats).astype(np.int64)
+    teams = g.teams()
+    return np.array([np.sum(1 << seats[teams == t]) for t in (0, 1)], np.int64)
+
+
+def play_reinforce_chunk(
+    game: str,
+    seed: int,
+    first: int,
+    size: int,
+    dims: np.ndarray,
+    params: np.ndarray,
+    temperature: float,
+) -> Chunk:
+    """At most ``size`` samples (whole games) of the model ``(dims, params)`` playing one side
+    against the game's heuristic from game ``first`` of the family ``seed`` on, each move
+    drawn from the softmax of its outputs / ``temperature``
+    (:mod:`skip_ai.training.reinforce_actor`): ``actions`` are the moves played, ``target``
+    the movers' returns, ``moves`` the legal moves with 1 at the one played."""
+    t0 = time.process_time()
+    g = cached_game(game)
+    margin = g.max_game_length()
+    obs = np.zeros((size, g.obs_size), np.float32)
+    offsets = np.zeros(size + 1, np.int64)
+    legal = np.zeros((size + margin) * ENTRIES_PER_ROW, np.int64)
+    chosen = np.zeros(size, np.int64)
+    target = np.zeros(size, np.float64)
+    lo = g.min_utility()
+    games, rows = reinforce_actor(g.spec.kernel, heuristic_module(g.spec.kernel)).play(
+        g.spec.encode(g.resolved),
+        np.uint64(base_seed(seed)),
+        first,
+        dims,
+        params,
+        temperature,
+        lo,
+        g.max_utility() - lo,
+        model_sides(g),
+        heuristic_weights(g),
+        obs,
+        offsets,
+        legal,
+        chosen,
+        target,
+    )
+    if games == 0:
+        raise ValueError(f"a chunk of {size} samples cannot hold one game of {game}: raise chunk")
+    end = int(offsets[rows])
+    played = (legal[:end] == np.repeat(chosen[:rows], np.diff(offsets[: rows + 1]))).astype(float)
+    moves = TeacherSamples(obs[:rows], offsets[: rows + 1], legal[:end], played, target[:rows])
+    cpu = time.process_time() - t0
+    return Chunk(obs[:rows], chosen[:rows], target[:rows], int(games), cpu, moves)

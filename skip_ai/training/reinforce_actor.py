@@ -1,0 +1,129 @@
+"""Policy-gradient games against the heuristic, inside Numba: the model samples its moves.
+
+One *side* (a team, or one seat in a game played each for themselves) plays the model, every
+other seat the game's heuristic (the policy module ``P``, ``agents.heuristics.<game>``); game
+``i`` gives the model side ``i mod (number of sides)``, so a chunk's games share the sides
+evenly. At a model's decision with more than one legal move it plays a move drawn from the
+softmax of its action outputs divided by ``temperature`` (:func:`agents.model.net_logits`, the
+legal rows only). A decision writes the mover's observation (``K.observation``), its legal
+moves, the move played and, when the game ends, the mover's final return mapped to [-1, 1]
+from the game's utility range: what REINFORCE (Williams 1992) needs. Forced moves and the
+heuristic's moves are not written.
+
+Game ``i`` draws everything from the generator seeded with ``derive(base_seed, i)``, so a chunk
+depends only on the model, the temperature, the seed and the first game's index. A game whose
+rows do not fit in what is left of the buffers is dropped whole and ends the chunk: the next
+chunk plays it again from its seed (nothing is written half).
+"""
+
+from types import SimpleNamespace
+
+import numpy as np
+from numba import njit
+
+from agents.model import net_logits
+from skip_ai.kernel.family import kernel_family
+from skip_ai.kernel.rng import derive, uniform
+from skip_ai.kernel.state import CHANCE, H_CUR, H_PLAYERS, TERMINAL
+
+MAX_ACTIONS = 1 << 16
+
+
+@kernel_family
+def reinforce_actor(K, P) -> SimpleNamespace:
+    """The loop of game kernel module ``K`` with ``P`` as the heuristic opponent."""
+
+    @njit(cache=True)
+    def play(
+        params,
+        base_seed,
+        first,
+        dims,
+        wparams,
+        temperature,
+        lo,
+        span,
+        sides,
+        hweights,
+        obs,
+        offsets,
+        legal_out,
+        chosen,
+        target,
+    ):
+        """Play games ``first, first+1, …`` of the game with kernel params ``params`` until
+        one no longer fits in the buffers: ``obs`` (rows × observation size, zeroed by the
+        caller), ``offsets`` (rows + 1: row ``r``'s legal moves are
+        ``legal_out[offsets[r]:offsets[r+1]]``), ``legal_out``, ``chosen`` and ``target``.
+        ``lo``/``span``: the game's minimum utility and utility range; ``sides``: seat masks,
+        one per side. Returns (games played, rows written)."""
+        cap, room = obs.shape[0], legal_out.shape[0]
+        legal = np.empty(MAX_ACTIONS, np.int64)
+        z = np.empty(MAX_ACTIONS, np.float64)
+        scratch = np.empty(2 * dims.max(), np.float64)
+        x = np.zeros(dims[0], np.float64)
+        rng = np.empty(1, np.uint64)
+        initial = K.init(params)
+        ret = np.empty(initial[H_PLAYERS], np.float64)
+        mover = np.empty(cap, np.int64)
+        rows = 0
+        games = 0
+        offsets[0] = 0
+        while True:
+            rng[0] = derive(base_seed, first + games)
+            model_seats = sides[(first + games) % sides.shape[0]]
+            s = initial.copy()
+            start = rows
+            fits = True
+            while fits and s[H_CUR] != TERMINAL:
+                cur = s[H_CUR]
+                if cur == CHANCE:
+                    K.apply_action(s, K.sample_chance(s, rng))
+                    continue
+                if not (model_seats >> cur) & 1:
+                    K.apply_action(s, P.act(s, rng, hweights))
+                    continue
+                n = K.legal_actions(s, legal)
+                if n == 1:
+                    K.apply_action(s, legal[0])
+                    continue
+                if rows == cap or offsets[rows] + n > room:
+                    fits = False
+                    break
+                x[:] = 0.0
+                K.observation(s, cur, x)
+                net_logits(dims, wparams, x, legal, n, z, scratch)
+                a = legal[_draw(z, n, temperature, uniform(rng))]
+                obs[rows, :] = x
+                m = offsets[rows]
+                legal_out[m : m + n] = legal[:n]
+                offsets[rows + 1] = m + n
+                chosen[rows] = a
+                mover[rows] = cur
+                rows += 1
+                K.apply_action(s, a)
+            if not fits:
+                return games, start  # the game is played again by the next chunk
+            K.returns(s, ret)
+            for r in range(start, rows):
+                target[r] = 2.0 * (ret[mover[r]] - lo) / span - 1.0
+            games += 1
+
+    return SimpleNamespace(play=play)
+
+
+@njit(cache=True)
+def _draw(z, n, temperature, u):
+    """The index drawn by ``u`` (uniform in [0, 1)) from the softmax of ``z[:n] / temperature``
+    (``z`` is overwritten)."""
+    top = z[:n].max()
+    total = 0.0
+    for i in range(n):
+        z[i] = np.exp((z[i] - top) / temperature)
+        total += z[i]
+    u *= total
+    for i in range(n - 1):
+        if u < z[i]:
+            return i
+        u -= z[i]
+    return n - 1
