@@ -638,14 +638,23 @@ def fit_reinforce(
     decision's legal moves (``moves(rows)``: :class:`Choices` whose target is 1 at the move
     played), each weighted by the mover's final return minus the value head's estimate, plus
     the value head's squared error to the returns (the baseline learns as the policy does).
-    Returns the mean weighted cross-entropy (the surrogate loss)."""
+    Returns the mean weighted cross-entropy (the surrogate loss).
+
+    The policy head's steps are multiplied by ``temperature``: Adam's step is about ``lr``
+    whatever the gradient's scale, and the head's outputs are divided by the temperature
+    before the softmax, so an unscaled step would move the sampled policy 1 / temperature
+    times as far as the hidden layers' steps do (at 0.2, Brook's policy collapsed within a
+    few chunks). Scaled, ``lr`` means the same at every temperature."""
     total = 0.0
     order = rng.permutation(len(obs))
+    head = slice(_policy_offset(net.dims), net.trainable_size - int(net.dims[-2]) - 1)
     for start in range(0, len(obs), batch):
         idx = order[start : start + batch]
         x, v = obs[idx].astype(np.float64), returns[idx].astype(np.float64)
         grad, loss = _choice_gradient(net, x, moves(idx), v, temperature, advantage=True)
-        net.apply(adam.step(grad, lr), expand=False)
+        step = adam.step(grad, lr)
+        step[head] *= temperature
+        net.apply(step, expand=False)
         total += loss * len(idx)
     net.expand_head()
     return total / max(len(obs), 1)

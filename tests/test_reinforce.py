@@ -9,7 +9,14 @@ import numpy as np
 import pytest
 
 from agents.learned import LearnedBot
-from agents.model import Adam, Choices, PolicyValueNet, _choice_gradient, fit_reinforce
+from agents.model import (
+    Adam,
+    Choices,
+    PolicyValueNet,
+    _choice_gradient,
+    _policy_offset,
+    fit_reinforce,
+)
 from skip_ai.kernel.rng import base_seed, derive, make_rng
 from skip_ai.pyspiel_wrapper import load
 from skip_ai.training import run_training
@@ -225,3 +232,33 @@ def test_a_games_list_names_each_games_start_model(tmp_path):
     assert [c.start for c in configs] == [
         str(tmp_path / f"{n}.npz") for n in ("skip_columns", "skip_fours")
     ]
+
+
+def test_a_step_moves_the_policy_alike_at_any_temperature():
+    """A model at temperature 0.2 and the same model with its head divided by 0.2, at
+    temperature 1, are one policy; one step of the same samples keeps them one policy (the
+    head's steps are scaled by the temperature; unscaled, the first would move 5x as far)."""
+    game = load(GAME)
+    net = model(game, spread=0.1)
+    c = play_reinforce_chunk(GAME, 2, 0, 500, net.dims, net.params, 0.2)
+    folded = model(game, spread=0.1)
+    t = folded.trainable()
+    head = slice(_policy_offset(net.dims), net.trainable_size - int(net.dims[-2]) - 1)
+    t[head] /= 0.2
+    folded.set_trainable(t)
+    for m, temperature in ((net, 0.2), (folded, 1.0)):
+        fit_reinforce(
+            m,
+            c.obs,
+            lambda rows: c.moves.choices(rows),
+            c.target,
+            Adam(m.trainable_size),
+            1e-3,
+            64,
+            np.random.default_rng(0),
+            temperature,
+        )
+    a = net.forward(c.obs.astype(float))[0] / 0.2
+    b = folded.forward(c.obs.astype(float))[0]
+    assert np.allclose(a, b, atol=1e-4)  # Adam's epsilon differs
+    assert not np.allclose(a, model(game, spread=0.1).forward(c.obs.astype(float))[0] / 0.2)
