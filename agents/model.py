@@ -637,8 +637,7 @@ def fit_reinforce(
     mini-batches: REINFORCE on the softmax of the outputs / ``temperature`` over each
     decision's legal moves (``moves(rows)``: :class:`Choices` whose target is 1 at the move
     played), each weighted by the mover's final return minus the value head's estimate
-    (centred over the batch), plus the value head's squared error to the returns (the
-    baseline learns as the policy does).
+    (centred over the batch), plus the value head's squared error to the returns (the baseline learns as the policy does).
     Returns the mean weighted cross-entropy (the surrogate loss).
 
     The policy head's steps are multiplied by ``temperature``: Adam's step is about ``lr``
