@@ -636,8 +636,8 @@ def fit_reinforce(
     """One pass of policy gradient over samples of the model's own play, in shuffled
     mini-batches: REINFORCE on the softmax of the outputs / ``temperature`` over each
     decision's legal moves (``moves(rows)``: :class:`Choices` whose target is 1 at the move
-    played), each weighted by the mover's final return minus the value head's estimate
-    (centred over the batch), plus the value head's squared error to the returns (the baseline learns as the policy does).
+    played), each weighted by the mover's final return minus the value head's estimate, plus
+    the value head's squared error to the returns (the baseline learns as the policy does).
     Returns the mean weighted cross-entropy (the surrogate loss).
 
     The policy head's steps are multiplied by ``temperature``: Adam's step is about ``lr``
@@ -672,11 +672,8 @@ def _choice_gradient(
     softmax (of the outputs / ``temperature``) over each row's listed moves to their targets
     plus the value's squared error, and the cross-entropy; only the listed moves' rows of the
     head are computed. With ``advantage`` each row's cross-entropy is weighted by its return
-    ``value`` minus the value head's estimate, less the batch's mean of that (held fixed):
-    REINFORCE with the value as the baseline, the targets being the moves played. Centred,
-    a value head that is off by the same amount everywhere (a start model's head fitted to
-    another kind of play) does not push every move played down, or up, at once: uncentred,
-    Brook's policy collapsed in its first chunks while its value head caught up."""
+    ``value`` minus the value head's estimate (held fixed): REINFORCE with the value as the
+    baseline, the targets being the moves played."""
     nb = len(obs)
     _, val, acts = net.forward(obs, policy=False)
     h = acts[-1]
@@ -687,7 +684,7 @@ def _choice_gradient(
     z -= np.repeat(np.maximum.reduceat(z, starts), sizes)
     p = np.exp(z)
     p /= np.repeat(np.add.reduceat(p, starts), sizes)
-    weight = (value - val - (value - val).mean())[c.row] if advantage else 1.0
+    weight = (value - val)[c.row] if advantage else 1.0
     loss_p = -(weight * c.target * np.log(np.maximum(p, 1e-300))).sum() / nb
     dz = weight * (p - c.target) / (temperature * nb)
     d_val = 2 * (val - value) * (1 - val**2) / nb  # through tanh

@@ -89,8 +89,7 @@ def test_chunks_are_reproducible_and_never_hold_half_a_game():
 
 def test_the_policy_gradient_is_reinforces_with_the_value_as_baseline():
     """Each row's cross-entropy to the move played, at the temperature, weighted by its return
-    minus the value, centred over the batch (held fixed), plus the value's squared error: by
-    finite differences."""
+    minus the value (held fixed), plus the value's squared error: by finite differences."""
     rng = np.random.default_rng(3)
     net = PolicyValueNet.initial("g", 6, 6, (5,), seed=4)
     net.set_trainable(net.trainable() + rng.normal(0, 0.3, net.trainable_size))
@@ -101,8 +100,7 @@ def test_the_policy_gradient_is_reinforces_with_the_value_as_baseline():
     temperature = 0.5
     grad, _ = _choice_gradient(net, obs, Choices(row, action, played), ret, temperature, True)
     theta = net.trainable().copy()
-    advantage = ret - net.forward(obs)[1]
-    weight = (advantage - advantage.mean())[row]
+    weight = (ret - net.forward(obs)[1])[row]
 
     def objective(t):
         net.set_trainable(t)
