@@ -15,7 +15,15 @@ import pytest
 
 from agents import make_agent
 from agents.heuristics import heuristic_module, heuristic_weights
-from agents.model import Adam, PolicyValueNet, fit_imitation, fit_q, one_hot, q_gradient
+from agents.model import (
+    KINDS,
+    Adam,
+    PolicyValueNet,
+    fit_imitation,
+    fit_q,
+    one_hot,
+    q_gradient,
+)
 from skip_ai.kernel.rng import base_seed, below, derive, make_rng, uniform
 from skip_ai.pyspiel_wrapper import REGISTRY, load
 from skip_ai.training import run_training
@@ -277,7 +285,7 @@ def test_each_committed_model_loads_for_its_games_default_by_both_specs(path):
     """``results/models/<game>.npz``: a model of that game's default variant, which both
     ``learned(model=…)`` and ``ismcts(model=…)`` load and play with."""
     game = load(path.stem)
-    assert PolicyValueNet.load(path, game).kind == "q"
+    assert PolicyValueNet.load(path, game).kind in KINDS  # q (DMC, imitation), policy_value
     state = game.new_initial_state()
     rng = np.random.default_rng(0)
     while state.is_chance_node() or len(state.legal_actions()) < 2:
