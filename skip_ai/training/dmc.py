@@ -201,28 +201,11 @@ def _loop(config: TrainConfig, state: State, pool, bar: tqdm) -> None:
 def _submit(submit, config: TrainConfig, first: int, dims, params, decisions: int):
     """Start the chunk from game ``first`` on, played by the model ``params`` after
     ``decisions`` samples, as the run's method plays it."""
+    common = (config.game, config.seed, first, config.chunk, dims, params)
     if config.method == "reinforce":
-        return submit(
-            play_reinforce_chunk,
-            config.game,
-            config.seed,
-            first,
-            config.chunk,
-            dims,
-            params,
-            config.temperature,
-        )
+        return submit(play_reinforce_chunk, *common, config.temperature)
     return submit(
-        play_chunk,
-        config.game,
-        config.seed,
-        first,
-        config.chunk,
-        dims,
-        params,
-        config.eps(decisions),
-        config.heuristic_share,
-        config.guide(decisions),
+        play_chunk, *common, config.eps(decisions), config.heuristic_share, config.guide(decisions)
     )
 
 
