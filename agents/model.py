@@ -125,6 +125,12 @@ class PolicyValueNet:
             return len(self.params)
         return len(self.params) - (self.dims[-1] - self.num_parts) * (self.dims[-2] + 1)
 
+    @property
+    def head_span(self) -> slice:
+        """Where the policy head (its rows and biases, or its parts') lies in
+        :meth:`trainable`: between the hidden layers and the value head."""
+        return slice(_policy_offset(self.dims), self.trainable_size - int(self.dims[-2]) - 1)
+
     def trainable(self) -> np.ndarray:
         """The parameters a trainer updates and a file stores: ``params`` itself, or with
         ``parts`` the hidden layers, ``head`` and the value head (a copy)."""
@@ -444,8 +450,8 @@ def fit(
     not even computed: some games have thousands of actions)."""
     rng = np.random.default_rng(seed)
     # the parameters fitted (laid out as net.trainable()): all, or all but the policy head
-    n_all, off = net.trainable_size, _policy_offset(net.dims)
-    sel = np.arange(n_all) if target is not None else np.r_[0:off, n_all - net.dims[-2] - 1 : n_all]
+    n_all, head = net.trainable_size, net.head_span
+    sel = np.arange(n_all) if target is not None else np.r_[0 : head.start, head.stop : n_all]
     adam = Adam(len(sel))
     n = len(obs)
     losses = {"policy": float("nan"), "value": float("nan")}
@@ -647,13 +653,12 @@ def fit_reinforce(
     few chunks). Scaled, ``lr`` means the same at every temperature."""
     total = 0.0
     order = rng.permutation(len(obs))
-    head = slice(_policy_offset(net.dims), net.trainable_size - int(net.dims[-2]) - 1)
     for start in range(0, len(obs), batch):
         idx = order[start : start + batch]
         x, v = obs[idx].astype(np.float64), returns[idx].astype(np.float64)
         grad, loss = _choice_gradient(net, x, moves(idx), v, temperature, advantage=True)
         step = adam.step(grad, lr)
-        step[head] *= temperature
+        step[net.head_span] *= temperature
         net.apply(step, expand=False)
         total += loss * len(idx)
     net.expand_head()

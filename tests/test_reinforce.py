@@ -14,7 +14,6 @@ from agents.model import (
     Choices,
     PolicyValueNet,
     _choice_gradient,
-    _policy_offset,
     fit_reinforce,
 )
 from skip_ai.kernel.rng import base_seed, derive, make_rng
@@ -243,8 +242,7 @@ def test_a_step_moves_the_policy_alike_at_any_temperature():
     c = play_reinforce_chunk(GAME, 2, 0, 500, net.dims, net.params, 0.2)
     folded = model(game, spread=0.1)
     t = folded.trainable()
-    head = slice(_policy_offset(net.dims), net.trainable_size - int(net.dims[-2]) - 1)
-    t[head] /= 0.2
+    t[folded.head_span] /= 0.2
     folded.set_trainable(t)
     for m, temperature in ((net, 0.2), (folded, 1.0)):
         fit_reinforce(
