@@ -638,11 +638,13 @@ def fit_reinforce(
     batch: int,
     rng: np.random.Generator,
     temperature: float,
+    baseline: np.ndarray | None = None,
 ) -> float:
     """One pass of policy gradient over samples of the model's own play, in shuffled
     mini-batches: REINFORCE on the softmax of the outputs / ``temperature`` over each
     decision's legal moves (``moves(rows)``: :class:`Choices` whose target is 1 at the move
-    played), each weighted by the mover's final return minus the value head's estimate, plus
+    played), each weighted by the mover's final return minus ``baseline`` (one per row, e.g.
+    what another player got on the same deal) or, without one, the value head's estimate, plus
     the value head's squared error to the returns (the baseline learns as the policy does).
     Returns the mean weighted cross-entropy (the surrogate loss).
 
@@ -656,7 +658,8 @@ def fit_reinforce(
     for start in range(0, len(obs), batch):
         idx = order[start : start + batch]
         x, v = obs[idx].astype(np.float64), returns[idx].astype(np.float64)
-        grad, loss = _choice_gradient(net, x, moves(idx), v, temperature, advantage=True)
+        b = None if baseline is None else baseline[idx].astype(np.float64)
+        grad, loss = _choice_gradient(net, x, moves(idx), v, temperature, True, b)
         step = adam.step(grad, lr)
         step[net.head_span] *= temperature
         net.apply(step, expand=False)
@@ -672,13 +675,14 @@ def _choice_gradient(
     value: np.ndarray,
     temperature: float = 1.0,
     advantage: bool = False,
+    baseline: np.ndarray | None = None,
 ) -> tuple[np.ndarray, float]:
     """The gradient over :meth:`PolicyValueNet.trainable` of the mean cross-entropy of the
     softmax (of the outputs / ``temperature``) over each row's listed moves to their targets
     plus the value's squared error, and the cross-entropy; only the listed moves' rows of the
     head are computed. With ``advantage`` each row's cross-entropy is weighted by its return
     ``value`` minus the value head's estimate (held fixed): REINFORCE with the value as the
-    baseline, the targets being the moves played."""
+    baseline (or ``baseline``, one per row, where given), the targets being the moves played."""
     nb = len(obs)
     _, val, acts = net.forward(obs, policy=False)
     h = acts[-1]
@@ -689,7 +693,7 @@ def _choice_gradient(
     z -= np.repeat(np.maximum.reduceat(z, starts), sizes)
     p = np.exp(z)
     p /= np.repeat(np.add.reduceat(p, starts), sizes)
-    weight = (value - val)[c.row] if advantage else 1.0
+    weight = (value - (val if baseline is None else baseline))[c.row] if advantage else 1.0
     loss_p = -(weight * c.target * np.log(np.maximum(p, 1e-300))).sum() / nb
     dz = weight * (p - c.target) / (temperature * nb)
     d_val = 2 * (val - value) * (1 - val**2) / nb  # through tanh

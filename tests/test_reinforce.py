@@ -63,6 +63,27 @@ def test_the_models_side_draws_its_moves_from_its_policy(first):
     assert c.moves.probs.sum() == len(c.actions)  # one move played per row
 
 
+@pytest.mark.parametrize("first", [3, 4])
+def test_a_duplicate_baseline_is_what_the_heuristic_got_on_the_same_deal(first):
+    """With ``duplicate`` the model's games are the same; game ``first``'s rows get the return
+    of the model's side when the heuristic plays every seat from the game's seed (walked
+    through pyspiel)."""
+    game = load(GAME)
+    net = model(game)
+    plain = play_reinforce_chunk(GAME, 7, first, 2000, net.dims, net.params, 0.5)
+    dup = play_reinforce_chunk(GAME, 7, first, 2000, net.dims, net.params, 0.5, duplicate=True)
+    assert plain.base is None
+    for field in ("obs", "actions", "target"):
+        assert np.array_equal(getattr(plain, field), getattr(dup, field))
+    rng = make_rng(int(derive(np.uint64(base_seed(7)), first)))
+    state, _ = replay(game, dup, rng, None, lambda seat: False, whole=False)
+    seat = int(np.log2(model_sides(game)[first % 2] & -model_sides(game)[first % 2]))
+    lo, hi = game.min_utility(), game.max_utility()
+    assert dup.base[0] == 2 * (state.returns()[seat] - lo) / (hi - lo) - 1
+    assert set(np.unique(dup.base)) <= {-1.0, 0.0, 1.0} and len(np.unique(dup.base)) > 1
+    assert not np.array_equal(dup.base, dup.target)  # not the model's own returns
+
+
 def test_a_hot_policy_plays_other_moves_than_its_best():
     game = load(GAME)
     net = model(game)
@@ -86,9 +107,11 @@ def test_chunks_are_reproducible_and_never_hold_half_a_game():
         play_reinforce_chunk(GAME, 1, 0, 2, net.dims, net.params, 0.5)
 
 
-def test_the_policy_gradient_is_reinforces_with_the_value_as_baseline():
+@pytest.mark.parametrize("given", [False, True])
+def test_the_policy_gradient_is_reinforces_with_the_value_as_baseline(given):
     """Each row's cross-entropy to the move played, at the temperature, weighted by its return
-    minus the value (held fixed), plus the value's squared error: by finite differences."""
+    minus the value (held fixed) or minus the baseline ``given``, plus the value's squared
+    error: by finite differences."""
     rng = np.random.default_rng(3)
     net = PolicyValueNet.initial("g", 6, 6, (5,), seed=4)
     net.set_trainable(net.trainable() + rng.normal(0, 0.3, net.trainable_size))
@@ -97,9 +120,11 @@ def test_the_policy_gradient_is_reinforces_with_the_value_as_baseline():
     action = np.array([1, 4, 0, 2, 5, 3, 4, 0, 1, 5])
     played = np.array([0, 1, 0, 0, 1, 1, 0, 0, 1, 0], float)
     temperature = 0.5
-    grad, _ = _choice_gradient(net, obs, Choices(row, action, played), ret, temperature, True)
+    base = rng.choice([-1.0, 0.0, 1.0], 4) if given else None
+    c = Choices(row, action, played)
+    grad, _ = _choice_gradient(net, obs, c, ret, temperature, True, base)
     theta = net.trainable().copy()
-    weight = (ret - net.forward(obs)[1])[row]
+    weight = (ret - (base if given else net.forward(obs)[1]))[row]
 
     def objective(t):
         net.set_trainable(t)
@@ -206,11 +231,23 @@ def test_a_run_starts_from_its_model_and_extends_to_a_longer_runs_end(tmp_path):
         ("hidden", "hidden = [8]", "hidden: not used by method"),
         ("imitation", "imitation = 1000", "imitation: not used by method"),
         ("method", 'method = "dmc"', "start is the model of"),
+        ("baseline", 'baseline = "mean"', "baseline must be one of value, duplicate"),
     ],
 )
 def test_bad_policy_gradient_configs_are_refused(tmp_path, key, line, message):
     with pytest.raises(TrainConfigError, match=message):
         load_train_config(_config(tmp_path, "bad", **{key: line}))
+
+
+def test_a_duplicate_baseline_is_refused_with_dmc_and_is_part_of_the_runs_identity(tmp_path):
+    path = _config(tmp_path, "bad", start="", method='method = "dmc"', baseline="")
+    path.write_text(path.read_text() + 'baseline = "duplicate"\n')
+    with pytest.raises(TrainConfigError, match="baseline is for method"):
+        load_train_config(path)
+    plain = load_train_config(_config(tmp_path, "a"))
+    dup = load_train_config(_config(tmp_path, "b", baseline='baseline = "duplicate"'))
+    assert "baseline" not in plain.identity()  # runs from before it still resume
+    assert dup.identity()["baseline"] == "duplicate"
 
 
 def test_a_start_model_of_another_game_is_refused(tmp_path):

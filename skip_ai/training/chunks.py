@@ -44,6 +44,9 @@ class Chunk:
     cpu: float
     moves: TeacherSamples | None = None
     """Policy-gradient chunks: each decision's legal moves, 1 at the one played."""
+    base: np.ndarray | None = None
+    """Policy gradient with a duplicate baseline: what the heuristic in the model's seats got
+    on each row's deal."""
 
 
 def play_chunk(
@@ -108,12 +111,14 @@ def play_reinforce_chunk(
     dims: np.ndarray,
     params: np.ndarray,
     temperature: float,
+    duplicate: bool = False,
 ) -> Chunk:
     """At most ``size`` samples (whole games) of the model ``(dims, params)`` playing one side
     against the game's heuristic from game ``first`` of the family ``seed`` on, each move
     drawn from the softmax of its outputs / ``temperature``
     (:mod:`skip_ai.training.reinforce_actor`): ``actions`` are the moves played, ``target``
-    the movers' returns, ``moves`` the legal moves with 1 at the one played."""
+    the movers' returns, ``moves`` the legal moves with 1 at the one played; with
+    ``duplicate``, ``base`` the return of the heuristic in the model's seats on each deal."""
     t0 = time.process_time()
     g = cached_game(game)
     margin = g.max_game_length()
@@ -122,6 +127,7 @@ def play_reinforce_chunk(
     legal = np.zeros((size + margin) * ENTRIES_PER_ROW, np.int64)
     chosen = np.zeros(size, np.int64)
     target = np.zeros(size, np.float64)
+    base = np.zeros(size, np.float64)
     lo = g.min_utility()
     games, rows = reinforce_actor(g.spec.kernel, heuristic_module(g.spec.kernel)).play(
         g.spec.encode(g.resolved),
@@ -139,6 +145,8 @@ def play_reinforce_chunk(
         legal,
         chosen,
         target,
+        duplicate,
+        base,
     )
     if games == 0:
         raise ValueError(f"a chunk of {size} samples cannot hold one game of {game}: raise chunk")
@@ -146,4 +154,5 @@ def play_reinforce_chunk(
     played = (legal[:end] == np.repeat(chosen[:rows], np.diff(offsets[: rows + 1]))).astype(float)
     moves = TeacherSamples(obs[:rows], offsets[: rows + 1], legal[:end], played, target[:rows])
     cpu = time.process_time() - t0
-    return Chunk(obs[:rows], chosen[:rows], target[:rows], int(games), cpu, moves)
+    baseline = base[:rows] if duplicate else None
+    return Chunk(obs[:rows], chosen[:rows], target[:rows], int(games), cpu, moves, baseline)

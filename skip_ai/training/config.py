@@ -44,7 +44,9 @@ this game whose action outputs are read as logits, e.g. a student of the search,
 its file names; the run's models are ``policy_value``) plays one side against the
 game's heuristic, drawing its moves from the softmax of its outputs / ``temperature``
 (default 0.2), and learns from each chunk once by REINFORCE with its value head as the
-baseline (:func:`agents.model.fit_reinforce`); ``lr``, ``batch``, ``chunk``, the budget, the
+baseline (:func:`agents.model.fit_reinforce`), or, with ``baseline = "duplicate"``, what the
+heuristic got in the model's seats on the same deal (each game is first played by the
+heuristic alone from the same seed); ``lr``, ``batch``, ``chunk``, the budget, the
 evaluation and ``actors`` mean what they mean above. Its layers come from ``start``, so
 ``hidden``, ``action_parts``, the exploration, the heuristic's share and guidance and
 imitation are refused with it. The run's identity holds ``start``'s SHA-256: a changed file
@@ -104,8 +106,10 @@ _DEFAULTS: dict[str, Any] = {
     "method": "dmc",
     "start": None,
     "temperature": 0.2,
+    "baseline": "value",
 }
 METHODS = ("dmc", "reinforce")
+BASELINES = ("value", "duplicate")
 _NOT_WITH_REINFORCE = (
     "hidden",
     "action_parts",
@@ -163,6 +167,8 @@ class TrainConfig:
     """Policy gradient: the model it starts from."""
     start_sha256: str | None = None
     temperature: float = 0.2
+    baseline: str = "value"
+    """Policy gradient: the value head's estimate, or the heuristic's return on the same deal."""
 
     def identity(self) -> dict:
         """What a resumed run must share with the run that wrote the folder (the budget may
@@ -172,6 +178,8 @@ class TrainConfig:
             del ident[key]
         if self.method == "dmc":  # so the folders of runs from before the methods still resume
             del ident["method"], ident["start"], ident["start_sha256"], ident["temperature"]
+        if self.baseline == "value":  # so the folders of runs from before it still resume
+            del ident["baseline"]
         ident["hidden"] = list(self.hidden)
         ident["references"] = list(self.references)
         for key in ("heuristic_share", "heuristic_guide", "imitation", "action_parts"):
@@ -295,6 +303,7 @@ def _load_one(path: Path, raw: dict) -> TrainConfig:
         start=c["start"],
         start_sha256=digest,
         temperature=float(c["temperature"]),
+        baseline=c["baseline"],
     )
 
 
@@ -371,9 +380,13 @@ def _check_method(c: dict, raw: dict, game: KernelGame) -> str | None:
     t = c["temperature"]
     if not (_is_number(t) and 0.01 <= t <= 10):
         raise ValueError(f"temperature must be a finite number in [0.01, 10] (got {t!r})")
+    if c["baseline"] not in BASELINES:
+        raise ValueError(f"baseline must be one of {', '.join(BASELINES)} (got {c['baseline']!r})")
     if c["method"] == "dmc":
         if c["start"] is not None:
             raise ValueError('start is the model of method = "reinforce"; dmc starts fresh')
+        if c["baseline"] != "value":
+            raise ValueError('baseline is for method = "reinforce"; dmc has none')
         return None
     given = [k for k in _NOT_WITH_REINFORCE if k in raw]
     if given:

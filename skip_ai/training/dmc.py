@@ -203,7 +203,8 @@ def _submit(submit, config: TrainConfig, first: int, dims, params, decisions: in
     ``decisions`` samples, as the run's method plays it."""
     common = (config.game, config.seed, first, config.chunk, dims, params)
     if config.method == "reinforce":
-        return submit(play_reinforce_chunk, *common, config.temperature)
+        duplicate = config.baseline == "duplicate"
+        return submit(play_reinforce_chunk, *common, config.temperature, duplicate)
     return submit(
         play_chunk, *common, config.eps(decisions), config.heuristic_share, config.guide(decisions)
     )
@@ -214,9 +215,8 @@ def _fit(config: TrainConfig, state: State, chunk: Chunk, rng: np.random.Generat
     net, adam, lr, batch = state.net, state.adam, config.lr, config.batch
     if config.method == "reinforce":
         moves = functools.partial(chunk.moves.choices, power=1.0)
-        return fit_reinforce(
-            net, chunk.obs, moves, chunk.target, adam, lr, batch, rng, config.temperature
-        )
+        t, base = config.temperature, chunk.base
+        return fit_reinforce(net, chunk.obs, moves, chunk.target, adam, lr, batch, rng, t, base)
     return fit_q(net, chunk.obs, chunk.actions, chunk.target, adam, lr, batch, rng)
 
 

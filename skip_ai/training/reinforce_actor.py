@@ -10,6 +10,11 @@ moves, the move played and, when the game ends, the mover's final return mapped 
 from the game's utility range: what REINFORCE (Williams 1992) needs. Forced moves and the
 heuristic's moves are not written.
 
+With ``duplicate``, each game is first played by the heuristic in every seat from the same
+seed, and its rows' ``base`` is what the model's side got there: a baseline that knows the
+deal (the cards decide much of a game's outcome; the model's moves did not choose the deal, so
+the gradient stays unbiased), as duplicate bridge scores a table against the other table.
+
 Game ``i`` draws everything from the generator seeded with ``derive(base_seed, i)``, so a chunk
 depends only on the model, the temperature, the seed and the first game's index. A game whose
 rows do not fit in what is left of the buffers is dropped whole and ends the chunk: the next
@@ -50,13 +55,16 @@ def reinforce_actor(K, P) -> SimpleNamespace:
         legal_out,
         chosen,
         target,
+        duplicate,
+        base,
     ):
         """Play games ``first, first+1, …`` of the game with kernel params ``params`` until
         one no longer fits in the buffers: ``obs`` (rows × observation size, zeroed by the
         caller), ``offsets`` (rows + 1: row ``r``'s legal moves are
         ``legal_out[offsets[r]:offsets[r+1]]``), ``legal_out``, ``chosen`` and ``target``.
         ``lo``/``span``: the game's minimum utility and utility range; ``sides``: seat masks,
-        one per side. Returns (games played, rows written)."""
+        one per side; ``duplicate``: write ``base`` (rows) as above. Returns (games played,
+        rows written)."""
         cap, room = obs.shape[0], legal_out.shape[0]
         legal = np.empty(MAX_ACTIONS, np.int64)
         z = np.empty(MAX_ACTIONS, np.float64)
@@ -70,8 +78,22 @@ def reinforce_actor(K, P) -> SimpleNamespace:
         games = 0
         offsets[0] = 0
         while True:
-            rng[0] = derive(base_seed, first + games)
             model_seats = sides[(first + games) % sides.shape[0]]
+            b = 0.0
+            if duplicate:
+                rng[0] = derive(base_seed, first + games)
+                s = initial.copy()
+                while s[H_CUR] != TERMINAL:
+                    if s[H_CUR] == CHANCE:
+                        K.apply_action(s, K.sample_chance(s, rng))
+                    else:
+                        K.apply_action(s, P.act(s, rng, hweights))
+                K.returns(s, ret)
+                seat = 0
+                while not (model_seats >> seat) & 1:
+                    seat += 1
+                b = 2.0 * (ret[seat] - lo) / span - 1.0
+            rng[0] = derive(base_seed, first + games)
             s = initial.copy()
             start = rows
             fits = True
@@ -107,6 +129,7 @@ def reinforce_actor(K, P) -> SimpleNamespace:
             K.returns(s, ret)
             for r in range(start, rows):
                 target[r] = 2.0 * (ret[mover[r]] - lo) / span - 1.0
+                base[r] = b
             games += 1
 
     return SimpleNamespace(play=play)
