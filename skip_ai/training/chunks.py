@@ -16,7 +16,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from agents.heuristics import heuristic_module, heuristic_weights
-from skip_ai.duplicate import seatings
 from skip_ai.kernel.rng import base_seed
 from skip_ai.pyspiel_wrapper import KernelGame, load
 from skip_ai.training.dmc_actor import dmc_actor
@@ -95,12 +94,13 @@ def play_chunk(
 
 
 def model_sides(g: KernelGame) -> np.ndarray:
-    """The seat masks of the sides a model can take against the heuristic: the seats player A
-    takes in the duplicate match that measures it (:func:`skip_ai.duplicate.seatings`): the
-    two teams, each seat of a 1 v 1, every other seat in every rotation in games played each
-    for themselves by more (so the model learns in the seatings it is scored in)."""
-    weights = 1 << np.arange(g.num_players())
-    return np.array([int(weights[mask].sum()) for mask in seatings(g)], np.int64)
+    """The seat masks of the sides a model can take against the heuristic: the two teams, or
+    every seat alone in a game played each for themselves."""
+    seats = np.arange(g.num_players())
+    if not g.spec.team_game:
+        return (1 << seats).astype(np.int64)
+    teams = g.teams()
+    return np.array([np.sum(1 << seats[teams == t]) for t in (0, 1)], np.int64)
 
 
 def play_reinforce_chunk(

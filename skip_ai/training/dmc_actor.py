@@ -9,12 +9,12 @@ gets the mover's final return mapped to [-1, 1] from the game's utility range: t
 target of DouZero (Zha et al. 2021). Forced moves are not written (nothing to learn there).
 
 **Heuristic opponents.** With probability ``share`` a game is played against the game's
-heuristic (the policy module ``P``, ``agents.heuristics.<game>``): one *side* (a team, or the
-seats player A takes in a duplicate match of a game played each for themselves), drawn
-uniformly from ``sides``, plays the model and every other seat plays ``P.act``; only the
-model's decisions are written. Pure self-play (DouZero's) learns what wins against itself,
-which may not be what wins against a fixed style of play; these games show the learner that
-style. With ``share = 0`` nothing is drawn for it, so the samples are those of pure self-play.
+heuristic (the policy module ``P``, ``agents.heuristics.<game>``): one *side* (a team, or one
+seat in a game played each for themselves), drawn uniformly from ``sides``, plays the model and
+every other seat plays ``P.act``; only the model's decisions are written. Pure self-play
+(DouZero's) learns what wins against itself, which may not be what wins against a fixed style of
+play; these games show the learner that style. With ``share = 0`` nothing is drawn for it, so
+the samples are those of pure self-play.
 
 **Heuristic guidance.** With probability ``guide``, a model's move that is not an ε move is the
 heuristic's move instead of the argmax of Q (and is learned like any other). Early in a run,

@@ -1,14 +1,14 @@
 """Policy-gradient games against the heuristic, inside Numba: the model samples its moves.
 
-One *side* (a team, or the seats player A takes in a duplicate match of a game played each for
-themselves) plays the model, every other seat the game's heuristic (the policy module ``P``,
-``agents.heuristics.<game>``); game ``i`` gives the model side ``i mod (number of sides)``, so
-a chunk's games share the sides evenly. At a model's decision with more than one legal move it
-plays a move drawn from the softmax of its action outputs divided by ``temperature``
-(:func:`agents.model.net_logits`, the legal rows only). A decision writes the mover's
-observation (``K.observation``), its legal moves, the move played and, when the game ends, the
-mover's final return mapped to [-1, 1] from the game's utility range: what REINFORCE (Williams
-1992) needs. Forced moves and the heuristic's moves are not written.
+One *side* (a team, or one seat in a game played each for themselves) plays the model, every
+other seat the game's heuristic (the policy module ``P``, ``agents.heuristics.<game>``); game
+``i`` gives the model side ``i mod (number of sides)``, so a chunk's games share the sides
+evenly. At a model's decision with more than one legal move it plays a move drawn from the
+softmax of its action outputs divided by ``temperature`` (:func:`agents.model.net_logits`, the
+legal rows only). A decision writes the mover's observation (``K.observation``), its legal
+moves, the move played and, when the game ends, the mover's final return mapped to [-1, 1]
+from the game's utility range: what REINFORCE (Williams 1992) needs. Forced moves and the
+heuristic's moves are not written.
 
 With ``duplicate``, each game is first played by the heuristic in every seat from the same
 seed, and its rows' ``base`` is what the model's side got there: a baseline that knows the
