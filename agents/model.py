@@ -659,7 +659,8 @@ def fit_reinforce(
         idx = order[start : start + batch]
         x, v = obs[idx].astype(np.float64), returns[idx].astype(np.float64)
         b = None if baseline is None else baseline[idx].astype(np.float64)
-        grad, loss = _choice_gradient(net, x, moves(idx), v, temperature, True, b)
+        c = moves(idx)
+        grad, loss = _choice_gradient(net, x, c, v, temperature, advantage=True, baseline=b)
         step = adam.step(grad, lr)
         step[net.head_span] *= temperature
         net.apply(step, expand=False)

@@ -122,7 +122,7 @@ def test_the_policy_gradient_is_reinforces_with_the_value_as_baseline(given):
     temperature = 0.5
     base = rng.choice([-1.0, 0.0, 1.0], 4) if given else None
     c = Choices(row, action, played)
-    grad, _ = _choice_gradient(net, obs, c, ret, temperature, True, base)
+    grad, _ = _choice_gradient(net, obs, c, ret, temperature, advantage=True, baseline=base)
     theta = net.trainable().copy()
     weight = (ret - (base if given else net.forward(obs)[1]))[row]
 
