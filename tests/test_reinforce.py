@@ -16,11 +16,12 @@ from agents.model import (
     _choice_gradient,
     fit_reinforce,
 )
-from skip_ai.kernel.rng import base_seed, derive, make_rng
+from skip_ai.kernel.rng import base_seed, derive, make_rng, uniform
 from skip_ai.pyspiel_wrapper import load
 from skip_ai.training import run_training
 from skip_ai.training.chunks import model_sides, play_reinforce_chunk
 from skip_ai.training.config import TrainConfigError, load_train_config, load_train_configs
+from skip_ai.training.reinforce_actor import SELF_PLAY_FAMILY
 from tests.test_dmc import replay, targets_are_returns
 
 GAME = "skip_columns(players=2,deck=36)"
@@ -82,6 +83,53 @@ def test_a_duplicate_baseline_is_what_the_heuristic_got_on_the_same_deal(first):
     assert dup.base[0] == 2 * (state.returns()[seat] - lo) / (hi - lo) - 1
     assert set(np.unique(dup.base)) <= {-1.0, 0.0, 1.0} and len(np.unique(dup.base)) > 1
     assert not np.array_equal(dup.base, dup.target)  # not the model's own returns
+
+
+@pytest.mark.parametrize("first", [3, 4])
+def test_a_self_play_game_puts_the_model_in_every_seat(first):
+    """With ``self_play = 1`` every seat draws its moves from the policy (at a low
+    temperature, the learned bot's move), and every seat's decisions are rows with their
+    mover's return."""
+    game = load(GAME)
+    net = model(game)
+    c = play_reinforce_chunk(GAME, 7, first, 2000, net.dims, net.params, 0.01, self_play=1.0)
+    bot = LearnedBot(game, net)
+
+    def check(state, k):
+        assert np.array_equal(c.obs[k], np.asarray(state.observation_tensor(), np.float32))
+        assert c.actions[k] == bot.step(state)
+
+    rng = make_rng(int(derive(np.uint64(base_seed(7)), first)))
+    state, movers = replay(game, c, rng, check, lambda seat: True, whole=False)
+    assert set(movers) == set(range(game.num_players()))
+    n = len(movers)
+    assert targets_are_returns(game, SimpleNamespace(target=c.target[:n]), state, movers)
+
+
+def test_a_self_play_share_decides_each_game_by_its_own_draw():
+    """With ``self_play = 0.5`` game ``i`` is the game a share of 0 or of 1 plays from it, as
+    the draw from the self-play family says, whatever the chunk's other games are."""
+    game = load(GAME)
+    net = model(game)
+    kinds = set()
+    for first in range(8):
+        mixed = play_reinforce_chunk(GAME, 7, first, 2000, net.dims, net.params, 0.5, self_play=0.5)
+        pick = make_rng(int(derive(np.uint64(base_seed(7)) ^ SELF_PLAY_FAMILY, first)))
+        selfplay = bool(uniform(pick) < 0.5)
+        kinds.add(selfplay)
+        share = 1.0 if selfplay else 0.0
+        same = play_reinforce_chunk(
+            GAME, 7, first, 2000, net.dims, net.params, 0.5, self_play=share
+        )
+        side = model_sides(game)[first % 2]
+        rng = make_rng(int(derive(np.uint64(base_seed(7)), first)))
+        seat = (lambda s: True) if selfplay else (lambda s: bool(side >> s & 1))
+        _, movers = replay(game, same, rng, lambda state, k: None, seat, whole=False)
+        n = len(movers)
+        assert np.array_equal(mixed.actions[:n], same.actions[:n])
+        assert np.array_equal(mixed.obs[:n], same.obs[:n])
+        assert np.array_equal(mixed.target[:n], same.target[:n])
+    assert kinds == {False, True}
 
 
 def test_a_hot_policy_plays_other_moves_than_its_best():
@@ -232,6 +280,9 @@ def test_a_run_starts_from_its_model_and_extends_to_a_longer_runs_end(tmp_path):
         ("imitation", "imitation = 1000", "imitation: not used by method"),
         ("method", 'method = "dmc"', "start is the model of"),
         ("baseline", 'baseline = "mean"', "baseline must be one of value, duplicate"),
+        ("self_play", "self_play = 1.5", "self_play must be a number in"),
+        ("self_play", 'self_play = "half"', "self_play must be a number in"),
+        ("baseline", 'baseline = "duplicate"\nself_play = 0.5', "no heuristic side"),
     ],
 )
 def test_bad_policy_gradient_configs_are_refused(tmp_path, key, line, message):
@@ -248,6 +299,17 @@ def test_a_duplicate_baseline_is_refused_with_dmc_and_is_part_of_the_runs_identi
     dup = load_train_config(_config(tmp_path, "b", baseline='baseline = "duplicate"'))
     assert "baseline" not in plain.identity()  # runs from before it still resume
     assert dup.identity()["baseline"] == "duplicate"
+
+
+def test_self_play_is_refused_with_dmc_and_is_part_of_the_runs_identity(tmp_path):
+    path = _config(tmp_path, "bad", start="", method='method = "dmc"')
+    path.write_text(path.read_text() + "self_play = 0.5\n")
+    with pytest.raises(TrainConfigError, match="self_play is for method"):
+        load_train_config(path)
+    plain = load_train_config(_config(tmp_path, "a"))
+    mixed = load_train_config(_config(tmp_path, "b", self_play="self_play = 0.5"))
+    assert "self_play" not in plain.identity()  # runs from before it still resume
+    assert mixed.identity()["self_play"] == 0.5
 
 
 def test_a_start_model_of_another_game_is_refused(tmp_path):

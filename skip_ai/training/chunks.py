@@ -112,13 +112,15 @@ def play_reinforce_chunk(
     params: np.ndarray,
     temperature: float,
     duplicate: bool = False,
+    self_play: float = 0.0,
 ) -> Chunk:
     """At most ``size`` samples (whole games) of the model ``(dims, params)`` playing one side
     against the game's heuristic from game ``first`` of the family ``seed`` on, each move
     drawn from the softmax of its outputs / ``temperature``
     (:mod:`skip_ai.training.reinforce_actor`): ``actions`` are the moves played, ``target``
     the movers' returns, ``moves`` the legal moves with 1 at the one played; with
-    ``duplicate``, ``base`` the return of the heuristic in the model's seats on each deal."""
+    ``duplicate``, ``base`` the return of the heuristic in the model's seats on each deal; in a
+    ``self_play`` share of the games the model plays every seat."""
     t0 = time.process_time()
     g = cached_game(game)
     margin = g.max_game_length()
@@ -147,6 +149,7 @@ def play_reinforce_chunk(
         target,
         duplicate,
         base,
+        self_play,
     )
     if games == 0:
         raise ValueError(f"a chunk of {size} samples cannot hold one game of {game}: raise chunk")

@@ -46,7 +46,10 @@ game's heuristic, drawing its moves from the softmax of its outputs / ``temperat
 (default 0.2), and learns from each chunk once by REINFORCE with its value head as the
 baseline (:func:`agents.model.fit_reinforce`), or, with ``baseline = "duplicate"``, what the
 heuristic got in the model's seats on the same deal (each game is first played by the
-heuristic alone from the same seed); ``lr``, ``batch``, ``chunk``, the budget, the
+heuristic alone from the same seed). ``self_play = p`` (default 0) plays a share ``p`` of
+the games with the model in every seat instead, learning every seat's moves, so the model also
+meets an opponent as strong as itself (not with the duplicate baseline, which needs the
+heuristic's side); ``lr``, ``batch``, ``chunk``, the budget, the
 evaluation and ``actors`` mean what they mean above. Its layers come from ``start``, so
 ``hidden``, ``action_parts``, the exploration, the heuristic's share and guidance and
 imitation are refused with it. The run's identity holds ``start``'s SHA-256: a changed file
@@ -107,6 +110,7 @@ _DEFAULTS: dict[str, Any] = {
     "start": None,
     "temperature": 0.2,
     "baseline": "value",
+    "self_play": 0.0,
 }
 METHODS = ("dmc", "reinforce")
 BASELINES = ("value", "duplicate")
@@ -169,6 +173,8 @@ class TrainConfig:
     temperature: float = 0.2
     baseline: str = "value"
     """Policy gradient: the value head's estimate, or the heuristic's return on the same deal."""
+    self_play: float = 0.0
+    """Policy gradient: the share of games with the model in every seat."""
 
     def identity(self) -> dict:
         """What a resumed run must share with the run that wrote the folder (the budget may
@@ -180,6 +186,8 @@ class TrainConfig:
             del ident["method"], ident["start"], ident["start_sha256"], ident["temperature"]
         if self.baseline == "value":  # so the folders of runs from before it still resume
             del ident["baseline"]
+        if self.self_play == 0:  # likewise
+            del ident["self_play"]
         ident["hidden"] = list(self.hidden)
         ident["references"] = list(self.references)
         for key in ("heuristic_share", "heuristic_guide", "imitation", "action_parts"):
@@ -304,6 +312,7 @@ def _load_one(path: Path, raw: dict) -> TrainConfig:
         start_sha256=digest,
         temperature=float(c["temperature"]),
         baseline=c["baseline"],
+        self_play=float(c["self_play"]),
     )
 
 
@@ -382,7 +391,16 @@ def _check_method(c: dict, raw: dict, game: KernelGame) -> str | None:
         raise ValueError(f"temperature must be a finite number in [0.01, 10] (got {t!r})")
     if c["baseline"] not in BASELINES:
         raise ValueError(f"baseline must be one of {', '.join(BASELINES)} (got {c['baseline']!r})")
+    share = c["self_play"]
+    if not (_is_number(share) and 0 <= share <= 1):
+        raise ValueError(f"self_play must be a number in [0, 1] (got {share!r})")
+    if share > 0 and c["baseline"] == "duplicate":
+        raise ValueError(
+            'self_play: a self-play game has no heuristic side for baseline = "duplicate"'
+        )
     if c["method"] == "dmc":
+        if "self_play" in raw:
+            raise ValueError('self_play is for method = "reinforce"; dmc uses heuristic_share')
         if c["start"] is not None:
             raise ValueError('start is the model of method = "reinforce"; dmc starts fresh')
         if c["baseline"] != "value":

@@ -204,7 +204,9 @@ def _submit(submit, config: TrainConfig, first: int, dims, params, decisions: in
     common = (config.game, config.seed, first, config.chunk, dims, params)
     if config.method == "reinforce":
         duplicate = config.baseline == "duplicate"
-        return submit(play_reinforce_chunk, *common, config.temperature, duplicate)
+        return submit(
+            play_reinforce_chunk, *common, config.temperature, duplicate, config.self_play
+        )
     return submit(
         play_chunk, *common, config.eps(decisions), config.heuristic_share, config.guide(decisions)
     )

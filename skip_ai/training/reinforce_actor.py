@@ -10,6 +10,11 @@ moves, the move played and, when the game ends, the mover's final return mapped 
 from the game's utility range: what REINFORCE (Williams 1992) needs. Forced moves and the
 heuristic's moves are not written.
 
+With ``self_play`` > 0, that share of the games (each game decided by its own draw from a
+separate seed family, so a game is the same whatever the share of the others) is played by
+the model in every seat, and every seat's decisions are written: REINFORCE in self-play, so
+the model also meets an opponent as strong as itself, not only the heuristic.
+
 With ``duplicate``, each game is first played by the heuristic in every seat from the same
 seed, and its rows' ``base`` is what the model's side got there: a baseline that knows the
 deal (the cards decide much of a game's outcome; the model's moves did not choose the deal, so
@@ -32,6 +37,9 @@ from skip_ai.kernel.rng import derive, uniform
 from skip_ai.kernel.state import CHANCE, H_CUR, H_PLAYERS, TERMINAL
 
 MAX_ACTIONS = 1 << 16
+SELF_PLAY_FAMILY = np.uint64(0x5E1F_91A7_0DD5_EED5)
+"""XOR-ed into the batch seed for the draw that makes a game self-play: apart from the games'
+own generators."""
 
 
 @kernel_family
@@ -57,13 +65,15 @@ def reinforce_actor(K, P) -> SimpleNamespace:
         target,
         duplicate,
         base,
+        self_play,
     ):
         """Play games ``first, first+1, …`` of the game with kernel params ``params`` until
         one no longer fits in the buffers: ``obs`` (rows × observation size, zeroed by the
         caller), ``offsets`` (rows + 1: row ``r``'s legal moves are
         ``legal_out[offsets[r]:offsets[r+1]]``), ``legal_out``, ``chosen`` and ``target``.
         ``lo``/``span``: the game's minimum utility and utility range; ``sides``: seat masks,
-        one per side; ``duplicate``: write ``base`` (rows) as above. Returns (games played,
+        one per side; ``duplicate``: write ``base`` (rows) as above; ``self_play``: the share of
+        games with the model in every seat. Returns (games played,
         rows written)."""
         cap, room = obs.shape[0], legal_out.shape[0]
         legal = np.empty(MAX_ACTIONS, np.int64)
@@ -71,14 +81,20 @@ def reinforce_actor(K, P) -> SimpleNamespace:
         scratch = np.empty(2 * dims.max(), np.float64)
         x = np.zeros(dims[0], np.float64)
         rng = np.empty(1, np.uint64)
+        pick = np.empty(1, np.uint64)
         initial = K.init(params)
         ret = np.empty(initial[H_PLAYERS], np.float64)
+        every_seat = (1 << initial[H_PLAYERS]) - 1
         mover = np.empty(cap, np.int64)
         rows = 0
         games = 0
         offsets[0] = 0
         while True:
             model_seats = sides[(first + games) % sides.shape[0]]
+            if self_play > 0.0:
+                pick[0] = derive(base_seed ^ SELF_PLAY_FAMILY, first + games)
+                if uniform(pick) < self_play:
+                    model_seats = every_seat
             b = 0.0
             if duplicate:
                 rng[0] = derive(base_seed, first + games)
