@@ -290,26 +290,24 @@ def test_bad_policy_gradient_configs_are_refused(tmp_path, key, line, message):
         load_train_config(_config(tmp_path, "bad", **{key: line}))
 
 
-def test_a_duplicate_baseline_is_refused_with_dmc_and_is_part_of_the_runs_identity(tmp_path):
+@pytest.mark.parametrize(
+    "key, value, line, message",
+    [
+        ("baseline", "duplicate", 'baseline = "duplicate"', "baseline is for method"),
+        ("self_play", 0.5, "self_play = 0.5", "self_play is for method"),
+    ],
+)
+def test_an_option_of_the_policy_gradient_is_refused_with_dmc_and_is_in_the_runs_identity(
+    tmp_path, key, value, line, message
+):
     path = _config(tmp_path, "bad", start="", method='method = "dmc"', baseline="")
-    path.write_text(path.read_text() + 'baseline = "duplicate"\n')
-    with pytest.raises(TrainConfigError, match="baseline is for method"):
+    path.write_text(path.read_text() + line + "\n")
+    with pytest.raises(TrainConfigError, match=message):
         load_train_config(path)
     plain = load_train_config(_config(tmp_path, "a"))
-    dup = load_train_config(_config(tmp_path, "b", baseline='baseline = "duplicate"'))
-    assert "baseline" not in plain.identity()  # runs from before it still resume
-    assert dup.identity()["baseline"] == "duplicate"
-
-
-def test_self_play_is_refused_with_dmc_and_is_part_of_the_runs_identity(tmp_path):
-    path = _config(tmp_path, "bad", start="", method='method = "dmc"')
-    path.write_text(path.read_text() + "self_play = 0.5\n")
-    with pytest.raises(TrainConfigError, match="self_play is for method"):
-        load_train_config(path)
-    plain = load_train_config(_config(tmp_path, "a"))
-    mixed = load_train_config(_config(tmp_path, "b", self_play="self_play = 0.5"))
-    assert "self_play" not in plain.identity()  # runs from before it still resume
-    assert mixed.identity()["self_play"] == 0.5
+    given = load_train_config(_config(tmp_path, "b", **{key: line}))
+    assert key not in plain.identity()  # runs from before it still resume
+    assert given.identity()[key] == value
 
 
 def test_a_start_model_of_another_game_is_refused(tmp_path):
