@@ -1,0 +1,51 @@
+"""Chains' declarations for the generic pyspiel wrapper: names, parameters, sizes, the action
+parts, text."""
+
+import sys
+
+import numpy as np
+
+from skip_ai.games.spec import DECK_36_52, PLAYERS_4_6, GameSpec
+from skip_ai.kernel.state import NUM_CARDS
+
+from .layout import draws_per_seat
+from .observation_tensor import OBS_SIZE
+from .text import TEAM_NAMES, _known_lines, _public_lines, _title, action_to_string
+
+
+def _actions(p: dict) -> int:
+    w = 2 * (p["deck"] // 4) - 1
+    return NUM_CARDS * w * w
+
+
+def _action_parts(p: dict) -> np.ndarray:
+    """Each action id as three parts (``GameSpec.action_parts``): the card, the cell, and the
+    card's suit at that cell (where a suit's chain can grow is what the cell is worth to it;
+    the jokers, never dealt here, are a fifth suit)."""
+    cells = (2 * (p["deck"] // 4) - 1) ** 2
+    card, cell = np.divmod(np.arange(_actions(p)), cells)
+    suit = np.minimum(card // 13, 4)
+    return np.stack([card, NUM_CARDS + cell, NUM_CARDS + cells + suit * cells + cell], 1)
+
+
+SPEC = GameSpec(
+    short_name="skip_chains",
+    long_name="Chains",
+    original_name="Цепочки",
+    rules_section="§11",
+    kernel=sys.modules[__package__],  # the package is the game kernel module
+    params=(PLAYERS_4_6, DECK_36_52),
+    num_players=lambda p: p["players"],
+    num_distinct_actions=_actions,
+    action_parts=_action_parts,
+    max_chance_outcomes=lambda p: 54,
+    max_game_length=lambda p: (
+        2 * p["deck"] + p["players"] * draws_per_seat(p["players"], p["deck"])
+    ),
+    observation_size=lambda p: OBS_SIZE,
+    action_to_string=action_to_string,
+    title=_title,
+    table_lines=_public_lines,
+    private_lines=_known_lines,
+    team_names=TEAM_NAMES,
+)
