@@ -10,8 +10,10 @@ used by it: self-play and the training curve use other seed families):
 With ``--seconds S`` instead (the issue's comparison, at equal time): only
 ``ismcts(seconds=S,model=M,temperature=T)`` vs ``ismcts(seconds=S)``; with ``--value-after K``
 ``ismcts(seconds=S,model=M,temperature=T,value_after=K)`` (the value head as the leaf value)
-vs ``ismcts(seconds=S)`` instead. With ``--vs SPEC`` (repeatable): only ``learned(model=M)``
-against each SPEC (e.g. ``--vs heuristic --vs random``, the issue's first target).
+vs ``ismcts(seconds=S)`` instead. ``--prior-depth K`` and ``--prior-c C`` add
+``prior_depth=K`` (the prior at the tree's first K decisions only) and ``prior_c=C``.
+With ``--vs SPEC`` (repeatable): only ``learned(model=M)`` against each SPEC (e.g. ``--vs
+heuristic --vs random``, the issue's first target).
 Each score with its 95% interval over deals, and the CPU seconds per move of each side, go to
 ``--out`` (JSON) and are printed as Markdown rows.
 """
@@ -40,13 +42,22 @@ def pairs(model: str, iterations: int, temperature: float) -> list[tuple[str, st
 
 
 def equal_time(
-    model: str, seconds: float, temperature: float, value_after: int | None
+    model: str,
+    seconds: float,
+    temperature: float,
+    value_after: int | None,
+    prior_depth: int = 0,
+    prior_c: float | None = None,
 ) -> list[tuple[str, str]]:
     plain = f"ismcts(seconds={seconds})"
-    prior = f"ismcts(seconds={seconds},model={model},temperature={temperature})"
+    options = [f"seconds={seconds}", f"model={model}", f"temperature={temperature}"]
     if value_after is not None:
-        return [(f"{prior[:-1]},value_after={value_after})", plain)]
-    return [(prior, plain)]
+        options.append(f"value_after={value_after}")
+    if prior_depth:
+        options.append(f"prior_depth={prior_depth}")
+    if prior_c is not None:
+        options.append(f"prior_c={prior_c}")
+    return [(f"ismcts({','.join(options)})", plain)]
 
 
 def main() -> None:
@@ -59,6 +70,10 @@ def main() -> None:
     ap.add_argument("--temperature", type=float, default=0.1)
     ap.add_argument("--seconds", type=float, help="equal time: seconds per move, both sides")
     ap.add_argument("--value-after", type=int, help="with --seconds: the value-head row instead")
+    ap.add_argument(
+        "--prior-depth", type=int, default=0, help="with --seconds: the prior at K decisions"
+    )
+    ap.add_argument("--prior-c", type=float, help="with --seconds: the prior's weight")
     ap.add_argument("--vs", action="append", metavar="SPEC", help="only learned(model) vs SPEC")
     ap.add_argument("--out", type=Path, required=True)
     args = ap.parse_args()
@@ -66,6 +81,10 @@ def main() -> None:
         ap.error(f"--seconds must be in (0, 60) (got {args.seconds})")
     if args.value_after is not None and (args.seconds is None or args.value_after < 0):
         ap.error("--value-after needs --seconds and a value ≥ 0")
+    if args.prior_depth < 0 or (args.prior_depth and args.seconds is None):
+        ap.error("--prior-depth needs --seconds and a value ≥ 0")
+    if args.prior_c is not None and (args.seconds is None or not 0 <= args.prior_c < 1e6):
+        ap.error("--prior-c needs --seconds and a value in [0, 1e6)")
     game = load(args.game)
     rows = []
     if args.vs:
@@ -73,7 +92,14 @@ def main() -> None:
     elif args.seconds is None:
         todo = pairs(args.model, args.iterations, args.temperature)
     else:
-        todo = equal_time(args.model, args.seconds, args.temperature, args.value_after)
+        todo = equal_time(
+            args.model,
+            args.seconds,
+            args.temperature,
+            args.value_after,
+            args.prior_depth,
+            args.prior_c,
+        )
     for a, b in todo:
         t0, w0 = time.process_time(), time.perf_counter()
         r = match(game, a, b, args.deals, seed=args.seed)
