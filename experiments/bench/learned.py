@@ -25,8 +25,12 @@ import json
 import time
 from pathlib import Path
 
+from agents.search_config import SearchConfig
 from skip_ai.match import match
 from skip_ai.pyspiel_wrapper import load
+
+DEFAULT_PRIOR_C = SearchConfig.prior_c
+"""The search's own default weight of the prior."""
 
 
 def pairs(model: str, iterations: int, temperature: float) -> list[tuple[str, str]]:
@@ -47,17 +51,19 @@ def equal_time(
     temperature: float,
     value_after: int | None,
     prior_depth: int = 0,
-    prior_c: float | None = None,
+    prior_c: float = DEFAULT_PRIOR_C,
 ) -> list[tuple[str, str]]:
-    plain = f"ismcts(seconds={seconds})"
-    options = [f"seconds={seconds}", f"model={model}", f"temperature={temperature}"]
-    if value_after is not None:
-        options.append(f"value_after={value_after}")
-    if prior_depth:
-        options.append(f"prior_depth={prior_depth}")
-    if prior_c is not None:
-        options.append(f"prior_c={prior_c}")
-    return [(f"ismcts({','.join(options)})", plain)]
+    """The guided search against the plain one, both at ``seconds`` a move; the guided spec is
+    :class:`SearchConfig`'s own (which checks every value: a bad one is a ``ValueError``)."""
+    guided = SearchConfig(
+        seconds=seconds,
+        model=model,
+        temperature=temperature,
+        value_after=value_after,
+        prior_depth=prior_depth,
+        prior_c=prior_c,
+    )
+    return [(str(guided), str(SearchConfig(seconds=seconds)))]
 
 
 def main() -> None:
@@ -73,7 +79,9 @@ def main() -> None:
     ap.add_argument(
         "--prior-depth", type=int, default=0, help="with --seconds: the prior at K decisions"
     )
-    ap.add_argument("--prior-c", type=float, help="with --seconds: the prior's weight")
+    ap.add_argument(
+        "--prior-c", type=float, default=DEFAULT_PRIOR_C, help="with --seconds: the prior's weight"
+    )
     ap.add_argument("--vs", action="append", metavar="SPEC", help="only learned(model) vs SPEC")
     ap.add_argument("--out", type=Path, required=True)
     args = ap.parse_args()
@@ -81,10 +89,8 @@ def main() -> None:
         ap.error(f"--seconds must be in (0, 60) (got {args.seconds})")
     if args.value_after is not None and (args.seconds is None or args.value_after < 0):
         ap.error("--value-after needs --seconds and a value ≥ 0")
-    if args.prior_depth < 0 or (args.prior_depth and args.seconds is None):
-        ap.error("--prior-depth needs --seconds and a value ≥ 0")
-    if args.prior_c is not None and (args.seconds is None or not 0 <= args.prior_c < 1e6):
-        ap.error("--prior-c needs --seconds and a value in [0, 1e6)")
+    if args.seconds is None and (args.prior_depth or args.prior_c != DEFAULT_PRIOR_C):
+        ap.error("--prior-depth and --prior-c need --seconds")
     game = load(args.game)
     rows = []
     if args.vs:
@@ -92,14 +98,17 @@ def main() -> None:
     elif args.seconds is None:
         todo = pairs(args.model, args.iterations, args.temperature)
     else:
-        todo = equal_time(
-            args.model,
-            args.seconds,
-            args.temperature,
-            args.value_after,
-            args.prior_depth,
-            args.prior_c,
-        )
+        try:
+            todo = equal_time(
+                args.model,
+                args.seconds,
+                args.temperature,
+                args.value_after,
+                args.prior_depth,
+                args.prior_c,
+            )
+        except ValueError as e:
+            ap.error(str(e))
     for a, b in todo:
         t0, w0 = time.process_time(), time.perf_counter()
         r = match(game, a, b, args.deals, seed=args.seed)
