@@ -35,14 +35,14 @@ from skip_ai.games.chains import (
     CH_CELL,
     MAX_W,
     RED_CARDS,
-    _colour,
-    _decode,
-    _row_cells,
-    _spans,
     chain_value,
+    colour,
     columns_n,
+    decode,
     grid_width,
     links_of,
+    row_cells,
+    spans,
 )
 from skip_ai.kernel.bits import bit, lowest, popcount
 from skip_ai.kernel.rng import below
@@ -89,7 +89,7 @@ def _next_to(m):
 def _mark(s, wanted, k, m, width):
     """Mark in ``wanted[k]`` (row masks) the cells next to the cards of ``m``."""
     while m:
-        _, r, col = _decode(s, s[CH_CELL + lowest(m)])
+        _, r, col = decode(s, s[CH_CELL + lowest(m)])
         m &= m - 1
         b = bit(col)
         wanted[k, r] |= (b << 1) | (b >> 1)  # only open (empty) cells are ever read
@@ -129,9 +129,9 @@ def _sort_cells(s, width, wanted, buf):
         buf[COUNT + k] = 0
         for r in range(width):
             buf[CELLS + k * MAX_W + r] = 0
-    top, bottom, inside, outside, _ = _spans(s)
+    top, bottom, inside, outside, _ = spans(s)
     for r in range(max(top - 1, 0), min(bottom + 1, width - 1) + 1):
-        o = _row_cells(s, r, top, bottom, inside, outside)
+        o = row_cells(s, r, top, bottom, inside, outside)
         mine, other, theirs = wanted[MINE, r], wanted[OTHER, r], wanted[THEIRS, r]
         for k in range(KINDS):
             m = (
@@ -146,7 +146,7 @@ def _sort_cells(s, width, wanted, buf):
 
 @njit(cache=True, inline="always")
 def _kind_of(s, buf, z):
-    _, r, col = _decode(s, z)
+    _, r, col = decode(s, z)
     for k in range(KINDS):
         if (buf[CELLS + k * MAX_W + r] >> col) & 1:
             return k
@@ -167,7 +167,7 @@ def _gain(w, team, new, c):
         v -= chain_value(c - down, down)
     if up >= 2:
         v -= chain_value(c + 1, up)
-    return w[LINK] * v if _colour(c) == team else -w[GIFT] * v
+    return w[LINK] * v if colour(c) == team else -w[GIFT] * v
 
 
 @njit(cache=True, inline="always")
@@ -267,7 +267,7 @@ def act(s, rng, w):
     while m:
         c = lowest(m)
         m &= m - 1
-        mine = _colour(c) == team
+        mine = colour(c) == team
         lo, up = _rank_neighbours(c, low)
         base = _card_value(w, c, mine, lo, up, held, maybe)
         _excluded(s, lo, up, width, buf)

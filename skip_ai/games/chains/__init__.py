@@ -46,7 +46,7 @@ from .layout import (  # noqa: F401
     MAX_W,
     P_DECK,
     RED_CARDS,
-    _colour,
+    colour,
     columns_n,
     grid_width,
 )
@@ -63,7 +63,7 @@ from .observation_tensor import (  # noqa: F401
 )
 from .scoring import chain_value, chains, links_of, returns, scores  # noqa: F401
 from .spec import SPEC
-from .table import _decode, _row_cells, _spans  # noqa: F401
+from .table import decode, row_cells, spans  # noqa: F401
 from .worlds import resample, resample_plan, resample_planned  # noqa: F401
 
 register(SPEC)

@@ -86,7 +86,7 @@ def sample_chance(s, rng):
 
 
 @njit(cache=True, inline="always")
-def _draw(s, a):
+def draw_blind(s, a):
     """A blind draw: card ``a`` goes from the opposite seat's hand to the drawer's."""
     n = s[H_PLAYERS]
     drawer = s[CH_DRAWER]

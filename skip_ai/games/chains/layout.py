@@ -70,6 +70,6 @@ def draws_per_seat(players, deck):
 
 
 @njit(cache=True, inline="always")
-def _colour(c):
+def colour(c):
     """The team whose colour card ``c`` is: 0 red, 1 black."""
     return 0 if c >= 26 else 1

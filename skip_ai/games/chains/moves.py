@@ -17,9 +17,9 @@ from skip_ai.kernel.state import (
     next_seat_with_cards,
 )
 
-from .deal import _draw
+from .deal import draw_blind
 from .layout import grid_width
-from .table import _decode, _place, _row_cells, _spans
+from .table import decode, place, row_cells, spans
 
 
 @njit(cache=True, inline="always")
@@ -32,16 +32,16 @@ def _moves(s, out, rng):
     held = s[HAND + s[H_CUR]]
     w = grid_width(s)
     size = w * w
-    top, bottom, inside, outside, cells = _spans(s)
+    top, bottom, inside, outside, cells = spans(s)
     lo, hi = max(top - 1, 0), min(bottom + 1, w - 1)
     if rng is not None:
         i, j = below_split(rng, popcount(held), cells)
         r = lo
-        m = _row_cells(s, r, top, bottom, inside, outside)
+        m = row_cells(s, r, top, bottom, inside, outside)
         while j >= popcount(m):
             j -= popcount(m)
             r += 1
-            m = _row_cells(s, r, top, bottom, inside, outside)
+            m = row_cells(s, r, top, bottom, inside, outside)
         return kth(held, i) * size + r * w + kth(m, j)
     if out is not None:
         i = 0
@@ -50,7 +50,7 @@ def _moves(s, out, rng):
             c = lowest(h)
             h &= h - 1
             for r in range(lo, hi + 1):
-                m = _row_cells(s, r, top, bottom, inside, outside)
+                m = row_cells(s, r, top, bottom, inside, outside)
                 while m:
                     out[i] = c * size + r * w + lowest(m)
                     i += 1
@@ -71,8 +71,8 @@ def random_legal(s, rng):
 @njit(cache=True, inline="always")
 def _play(s, a):
     cur = s[H_CUR]
-    c, r, col = _decode(s, a)
-    _place(s, c, r, col)
+    c, r, col = decode(s, a)
+    place(s, c, r, col)
     nxt = next_seat_with_cards(s, cur)
     s[H_CUR] = TERMINAL if nxt < 0 else nxt
     return all_seats(s)
@@ -86,5 +86,5 @@ def apply_action(s, a):
     elif dealing(s):
         vis = deal_card(s, a)
     else:
-        vis = _draw(s, a)
+        vis = draw_blind(s, a)
     return vis

@@ -7,7 +7,7 @@ from numba import njit
 from skip_ai.kernel.bits import lowest, popcount
 from skip_ai.kernel.state import H_PLAYERS, team_of
 
-from .layout import ACES, CH_CELL, JACKS, KINGS, QUEENS, _colour, grid_width
+from .layout import ACES, CH_CELL, JACKS, KINGS, QUEENS, colour, grid_width
 
 
 @njit(cache=True)
@@ -51,7 +51,7 @@ def chains(links, starts, lengths):
         start = lowest(m)
         k = lowest(~(m >> start))  # the run of links from ``start``
         v = chain_value(start, k + 1)
-        if _colour(start) == 0:
+        if colour(start) == 0:
             red += v
         else:
             black += v

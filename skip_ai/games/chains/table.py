@@ -30,7 +30,7 @@ def _span_mask(lo, hi):
 
 
 @njit(cache=True, inline="always")
-def _spans(s):
+def spans(s):
     """Where a card may go now (rule 2): ``(top row, bottom row, columns open in the table's
     rows, columns open in the rows just above and below it, number of open cells)``. A cell is
     open when it is empty, orthogonally next to a placed card (``CH_NEAR``) and the bounding
@@ -69,13 +69,13 @@ def _spans(s):
 
 
 @njit(cache=True, inline="always")
-def _row_cells(s, r, top, bottom, inside, outside):
-    """Mask of the open columns of grid row ``r`` (see :func:`_spans`)."""
+def row_cells(s, r, top, bottom, inside, outside):
+    """Mask of the open columns of grid row ``r`` (see :func:`spans`)."""
     return s[CH_NEAR + r] & (inside if top <= r <= bottom else outside)
 
 
 @njit(cache=True, inline="always")
-def _decode(s, a):
+def decode(s, a):
     """(card, grid row, grid column) of placement ``a``. Spelled out for the two grid sizes:
     division by a constant compiles to a multiplication (a hot path of every playout)."""
     if columns_n(s) == 13:
@@ -84,7 +84,7 @@ def _decode(s, a):
 
 
 @njit(cache=True, inline="always")
-def _place(s, c, r, col):
+def place(s, c, r, col):
     w = grid_width(s)
     if s[CH_PLACED] == 0:
         s[CH_BOX], s[CH_BOX + 1], s[CH_BOX + 2], s[CH_BOX + 3] = r, r, col, col

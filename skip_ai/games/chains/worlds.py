@@ -12,9 +12,9 @@ from skip_ai.kernel.resample import plan_hidden, resample_kinds
 from skip_ai.kernel.resample import redeal as resample_planned  # noqa: F401  (kernel API)
 from skip_ai.kernel.state import NUM_CARDS
 
-from .layout import _colour
+from .layout import colour
 
-COLOURS = np.array([_colour.py_func(c) for c in range(NUM_CARDS)], np.int64)
+COLOURS = np.array([colour.py_func(c) for c in range(NUM_CARDS)], np.int64)
 """Each card's colour: the class a hidden card keeps when re-dealt (see ``resample``)."""
 
 
