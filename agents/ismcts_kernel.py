@@ -18,7 +18,10 @@ One search grows a tree over what the *observer* (the seat to move at the root) 
   the child keeps that prior, and selection adds the progressive bias
   ``prior_c · prior / (1 + visits)`` (Chaslot et al. 2008) to the UCB score (with
   ``prior_depth`` K > 0 only at the tree's first K decisions: deeper expansions are uniform,
-  and the network is not evaluated there, which is most of its cost); rollouts may
+  and the network is not evaluated there, which is most of its cost). The root's prior is
+  evaluated once per call of ``run``: the observer's observation and legal moves are the same
+  in every determinization, so evaluating it again at each root expansion would only spend
+  the time budget (one evaluation per legal move). Rollouts may
   also sample the model's policy (``rollout = MODEL``); without a model, a **heuristic
   prior** expands the heuristic player's move first and gives it prior 1 (Chaslot et al.'s
   progressive bias with domain knowledge); and with ``value_after`` ≥ 0 a
@@ -71,7 +74,8 @@ STAT_COLS = 3
 # meta slots
 M_NODES = 0  # nodes in use
 M_ITERATIONS = 1  # iterations done so far
-META_SIZE = 2
+M_EVALS = 2  # network evaluations so far (prior, rollout moves, leaf values)
+META_SIZE = 3
 
 MAX_ACTIONS = 1 << 16
 MAX_DEPTH = 4096
@@ -138,6 +142,8 @@ def search_kernel(K, H) -> SimpleNamespace:
         x = np.zeros(dims[0] if use_model else 0, np.float64)
         logits = np.empty(MAX_ACTIONS if use_model else 0, np.float64)
         scratch = np.empty(2 * (dims.max() if use_model else 0), np.float64)
+        root_probs = np.empty(MAX_ACTIONS if use_model else 0, np.float64)
+        root_n = -1  # the root's legal moves, once its prior is in root_probs
         plan = np.empty(PLAN_SIZE, np.int64)
         K.resample_plan(root, obs, plan)
         cap = tree.shape[0]
@@ -170,6 +176,7 @@ def search_kernel(K, H) -> SimpleNamespace:
                     if plies == value_after:
                         x[:] = 0.0
                         K.observation(s, cur, x)
+                        meta[M_EVALS] += 1
                         _value_returns(
                             net_logits(dims, params, x, legal, 0, logits, scratch),
                             cur,
@@ -189,6 +196,7 @@ def search_kernel(K, H) -> SimpleNamespace:
                         n = K.legal_actions(s, legal)
                         x[:] = 0.0
                         K.observation(s, cur, x)
+                        meta[M_EVALS] += 1
                         _model_probs(dims, params, x, legal, n, logits, scratch)
                         a = legal[_sample(logits, n, rng)]
                     else:
@@ -202,9 +210,16 @@ def search_kernel(K, H) -> SimpleNamespace:
                 if child < 0:  # expand: a legal action without a child
                     p = 0.0
                     if guided:  # one drawn from the model's policy
-                        x[:] = 0.0
-                        K.observation(s, cur, x)
-                        _model_probs(dims, params, x, legal, n, logits, scratch)
+                        if node != 0 or root_n < 0:
+                            x[:] = 0.0
+                            K.observation(s, cur, x)
+                            meta[M_EVALS] += 1
+                            _model_probs(dims, params, x, legal, n, logits, scratch)
+                            if node == 0:
+                                root_probs[:n] = logits[:n]
+                                root_n = n
+                        else:
+                            logits[:n] = root_probs[:n]
                         i = _sample_untried(tree, node, legal, n, cur, logits, rng)
                         p = logits[i]
                     else:  # the heuristic's move first, else one chosen uniformly

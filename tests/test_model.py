@@ -7,7 +7,7 @@ import pytest
 from conftest import random_states
 
 from agents import make_agent
-from agents.ismcts_kernel import FIRST, KEY, META_SIZE, NEXT, PRIOR
+from agents.ismcts_kernel import FIRST, KEY, M_EVALS, M_ITERATIONS, META_SIZE, NEXT, PRIOR
 from agents.model import (
     Choices,
     PolicyValueNet,
@@ -274,6 +274,51 @@ def test_prior_depth_limits_where_the_model_guides_expansion(tmp_path, depth):
         assert max(level[n] for n in guided) == depth
     else:
         assert max(level[n] for n in guided) > 2
+
+
+@pytest.mark.parametrize("depth", [0, 1])
+def test_the_root_prior_is_evaluated_once_per_run(tmp_path, depth):
+    """The observer's observation and legal moves are the same in every determinization, so
+    a run evaluates the root's prior once, not once per root expansion: with
+    ``prior_depth=1`` (the prior at the root only) 400 iterations make one network
+    evaluation, and the root's children still carry the model's softmax at the root. Deeper
+    priors are evaluated at each expansion below the root."""
+    game = pyspiel.load_game(GAME)
+    path = tmp_path / "m.npz"
+    net = _random_net(game, hidden=(8,))
+    net.save(path)
+    state = random_states(game, seed=6, count=1)[0][0]
+    bot = make_agent(f"ismcts(iterations=400,model={path},prior_depth={depth})", game, seed=3)
+    tree, stats = np.full((100_000, 5), -1, np.int64), np.zeros((100_000, 3))
+    meta = np.zeros(META_SIZE, np.int64)
+    root = state.kernel_state()
+    bot.kernel.run(root, np.array([7], np.uint64), 400, tree, stats, meta, bot.settings)
+    if depth == 1:
+        assert meta[M_EVALS] == 1
+    else:
+        assert meta[M_EVALS] > 20
+    legal = np.array(state.legal_actions())
+    assert len(legal) > 1  # else one evaluation is all there could be
+    logits = net.forward(np.array([state.observation_tensor()]))[0][0, legal]
+    softmax = np.exp(logits - logits.max()) / np.exp(logits - logits.max()).sum()
+    c, seen = tree[0, FIRST], {}
+    while c >= 0:
+        seen[tree[c, KEY] // 8] = stats[c, PRIOR]
+        c = tree[c, NEXT]
+    assert sorted(seen) == sorted(legal.tolist())
+    assert np.allclose([seen[a] for a in legal], softmax)
+
+
+def test_a_search_without_a_model_evaluates_no_network():
+    game = pyspiel.load_game(GAME)
+    state = random_states(game, seed=6, count=1)[0][0]
+    bot = make_agent("ismcts(iterations=200)", game, seed=3)
+    tree, stats = np.full((100_000, 5), -1, np.int64), np.zeros((100_000, 3))
+    meta = np.zeros(META_SIZE, np.int64)
+    bot.kernel.run(
+        state.kernel_state(), np.array([7], np.uint64), 200, tree, stats, meta, bot.settings
+    )
+    assert meta[M_EVALS] == 0 and meta[M_ITERATIONS] == 200
 
 
 @pytest.mark.parametrize("parts", [None, PARTS])
