@@ -96,4 +96,21 @@ def test_thinking_time_per_move_is_each_sides_own():
     side that is losing takes more turns)."""
     r = match("skip_columns(players=2,deck=36)", "random", "random", 2, seed=1)
     r.games[["seconds_a", "seconds_b", "moves_a", "moves_b"]] = [[1.0, 1.0, 10, 40]] * 4
-    assert "A 100.0 ms, B 25.0 ms" in str(r)
+    assert "forced ones included: A 100.0 ms, B 25.0 ms" in str(r)
+
+
+def test_thinking_time_per_move_with_a_choice_leaves_forced_moves_out():
+    """The equal-time comparison's number: a side's time over its moves with more than one
+    legal action. Pyatki's forced moves (a single legal action) are counted apart; the
+    counts are the decisions with a choice, replayed through pyspiel."""
+    r = match("skip_pyatki(players=2)", "random", "heuristic", 1, seed=3)
+    g = r.games
+    assert (g.choices_a <= g.moves_a).all() and (g.choices_b <= g.moves_b).all()
+    assert (g.choices_a + g.choices_b < g.moves_a + g.moves_b).any()  # some moves are forced
+    g[["choice_seconds_a", "choice_seconds_b"]] = [[1.0, 3.0]] * len(g)
+    a, b = g.choices_a.sum(), g.choices_b.sum()
+    assert r.ms_per_move("a", True) == pytest.approx(1e3 * len(g) / a)
+    assert (
+        f"with a choice: A {1e3 * len(g) / a:.1f} ms ({a} moves), B {3e3 * len(g) / b:.1f}"
+        in str(r)
+    )

@@ -112,7 +112,6 @@ def main() -> None:
     for a, b in todo:
         t0, w0 = time.process_time(), time.perf_counter()
         r = match(game, a, b, args.deals, seed=args.seed)
-        df = r.games
         rows.append(
             {
                 "game": str(game),
@@ -123,8 +122,10 @@ def main() -> None:
                 "score": r.score,
                 "lo": r.lo,
                 "hi": r.hi,
-                "ms_per_move_a": 1000 * df.seconds_a.sum() / max(df.moves_a.sum(), 1),
-                "ms_per_move_b": 1000 * df.seconds_b.sum() / max(df.moves_b.sum(), 1),
+                "ms_per_move_a": r.ms_per_move("a"),
+                "ms_per_move_b": r.ms_per_move("b"),
+                "ms_per_choice_a": r.ms_per_move("a", choices=True),
+                "ms_per_choice_b": r.ms_per_move("b", choices=True),
                 "cpu_seconds": time.process_time() - t0,
                 "wall_seconds": time.perf_counter() - w0,
             }
