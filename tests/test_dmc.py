@@ -415,7 +415,7 @@ def test_train_resumes_after_kill_9_to_the_same_end(tmp_path):
         ("imitation = 9_000_000", "imitation must be at most"),
         ("imitation_lr = 0", "imitation_lr must be a finite number in"),
         ("hidden = []", "hidden must be a non-empty list"),
-        ("actors = 2", "actors must be 0 or 1"),
+        ("actors = 300", "actors must be an integer in 0..256"),
         ('references = ["nobody"]', "references: unknown agent"),
         ('teacher = "nobody"', "teacher: unknown agent"),
         ('teacher = "ismcts(iterations=10)"', "needs imitation = N"),

@@ -13,6 +13,18 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         help="deep Monte-Carlo: self-play in Numba, fit a Q model, evaluate (rerun resumes)",
     )
     train.add_argument("config", help="a training config (TOML): one game, or several in turn")
+    train.add_argument(
+        "--backend",
+        default="local",
+        choices=["local", "ray"],
+        help="who plays the chunks' parts: local: the config's actors processes here; ray: Ray "
+        "tasks (pip install 'skip-ai[ray]'); the models are the same either way",
+    )
+    train.add_argument(
+        "--address",
+        help="the Ray cluster to run on, e.g. auto or HEAD:6379 "
+        "(default: start a local Ray with the config's actors CPUs)",
+    )
     train.set_defaults(run=run)
 
 
@@ -24,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
         if len(configs) > 1:
             print(f"{config.game} → {config.out}", flush=True)
         try:
-            curve = run_training(config)
+            curve = run_training(config, backend=args.backend, address=args.address)
         except KeyboardInterrupt:
             return interrupted("the last checkpoint is kept in", config.out)
         last = max(r["decisions"] for r in curve)

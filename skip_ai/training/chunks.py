@@ -48,6 +48,23 @@ class Chunk:
     """Policy gradient with a duplicate baseline: what the heuristic in the model's seats got
     on each row's deal."""
 
+    @staticmethod
+    def concat(parts: list[Chunk], obs_size: int) -> Chunk:
+        """A chunk played in parts (each its own games), as one: the rows in part order, the
+        games and the CPU seconds summed."""
+        first = parts[0]
+        return Chunk(
+            np.concatenate([p.obs for p in parts]).reshape(-1, obs_size),
+            np.concatenate([p.actions for p in parts]),
+            np.concatenate([p.target for p in parts]),
+            sum(p.games for p in parts),
+            sum(p.cpu for p in parts),
+            None
+            if first.moves is None
+            else TeacherSamples.concat([p.moves for p in parts], obs_size),
+            None if first.base is None else np.concatenate([p.base for p in parts]),
+        )
+
 
 def play_chunk(
     game: str,
@@ -61,7 +78,8 @@ def play_chunk(
     heuristic_guide: float = 0.0,
 ) -> Chunk:
     """About ``size`` samples of self-play from game ``first`` of the family ``seed`` on
-    (whole games only: fewer than ``size``, never more), the model ``(dims, params)`` playing
+    (whole games: games are begun while at most ``size`` rows are written, so the last one
+    may end past it, by less than one game's length), the model ``(dims, params)`` playing
     every seat ε-greedily, or, in a ``heuristic_share`` of the games, one side against the
     game's heuristic; with probability ``heuristic_guide`` a model's greedy move is the
     heuristic's (:mod:`skip_ai.training.dmc_actor`)."""

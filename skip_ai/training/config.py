@@ -34,7 +34,11 @@ eval_every = 500_000                   # samples between evaluations of the mode
 eval_deals = 40                        # duplicate deals per evaluation match
 eval_seed = 1_000                      # their seed family (keep it apart from `seed`)
 references = ["heuristic", "random", "ismcts(iterations=50)"]
-actors = 1                             # self-play in a second process (0: in the learner's)
+actors = 1                             # processes on this machine that play the chunks'
+                                       #   parts while the learner fits (0: the learner's)
+parts = 1                              # each chunk is played as this many parts, each its
+                                       #   own games, side by side (by actors, or Ray tasks:
+                                       #   skip-ai train --backend ray); part of the run
 out = "runs/columns"                   # relative to the working directory
 method = "dmc"                         # "dmc", or "reinforce": policy gradient (below)
 ```
@@ -55,6 +59,14 @@ evaluation and ``actors`` mean what they mean above. Its layers come from ``star
 imitation are refused with it. The run's identity holds ``start``'s SHA-256: a changed file
 is refused on resume. In a ``games`` list, ``{game}`` in ``start`` stands for each game's name
 (``start = "results/models/{game}.npz"``: each game's committed model).
+
+**Parts and actors.** A chunk of ``parts = P`` parts is ``P`` sub-chunks of ``chunk // P``
+samples, part ``j`` playing its own games (numbered from ``j · 2^40`` of the run's seed family,
+so the parts never share a deal), learned in part order. The parts are what runs side by side:
+on ``actors`` processes of this machine, or as Ray tasks on a cluster (``skip-ai train CONFIG
+--backend ray [--address A]``). A run's models depend on ``parts``, which is part of its
+identity (when not 1), and not on where the parts were played: the same bit for bit in one
+process, on ``actors`` processes or on Ray, and a run may resume on another backend.
 
 At least one of ``decisions`` and ``cpu_minutes`` is required. Every mistake is a
 :class:`TrainConfigError` naming the file and the field.
@@ -106,6 +118,7 @@ _DEFAULTS: dict[str, Any] = {
     "eval_seed": 1_000,
     "references": ["heuristic", "random"],
     "actors": 1,
+    "parts": 1,
     "method": "dmc",
     "start": None,
     "temperature": 0.2,
@@ -130,6 +143,11 @@ _NOT_WITH_REINFORCE = (
 )
 _REQUIRED = {"name", "game"}
 MAX_IMITATION = 4_000_000
+MAX_ACTORS = 256
+MAX_PARTS = 256
+"""Part ``j``'s games are numbered from ``j << PART_SHIFT``: 256 parts stay below the
+imitation's games (``1 << 48``)."""
+PART_SHIFT = 40
 _POSITIVE = ("batch", "chunk", "eps_decisions", "eval_every", "eval_deals", "imitation_epochs")
 _UNIT = ("eps_start", "eps_end", "heuristic_share", "heuristic_guide")
 
@@ -166,6 +184,8 @@ class TrainConfig:
     references: tuple[str, ...]
     actors: int
     out: Path
+    parts: int = 1
+    """Each chunk's parts, each its own games (played side by side by the actors or Ray)."""
     method: str = "dmc"
     start: str | None = None
     """Policy gradient: the model it starts from."""
@@ -188,6 +208,8 @@ class TrainConfig:
             del ident["baseline"]
         if self.self_play == 0:  # likewise
             del ident["self_play"]
+        if self.parts == 1:  # likewise
+            del ident["parts"]
         ident["hidden"] = list(self.hidden)
         ident["references"] = list(self.references)
         for key in ("heuristic_share", "heuristic_guide", "imitation", "action_parts"):
@@ -307,6 +329,7 @@ def _load_one(path: Path, raw: dict) -> TrainConfig:
         references=tuple(c["references"]),
         actors=c["actors"],
         out=out,
+        parts=c["parts"],
         method=c["method"],
         start=c["start"],
         start_sha256=digest,
@@ -337,8 +360,12 @@ def _check_numbers(c: dict) -> None:
         raise ValueError(
             f"imitation must be at most {MAX_IMITATION:,} samples (got {c['imitation']})"
         )
-    if c["actors"] not in (0, 1) or isinstance(c["actors"], bool):
-        raise ValueError(f"actors must be 0 or 1 (got {c['actors']!r})")
+    if not _is_int(c["actors"]) or not 0 <= c["actors"] <= MAX_ACTORS:
+        raise ValueError(f"actors must be an integer in 0..{MAX_ACTORS} (got {c['actors']!r})")
+    if not _is_int(c["parts"]) or not 1 <= c["parts"] <= MAX_PARTS:
+        raise ValueError(f"parts must be an integer in 1..{MAX_PARTS} (got {c['parts']!r})")
+    if c["chunk"] < c["parts"]:
+        raise ValueError(f"chunk ({c['chunk']}) must hold at least one sample per part")
     if c["decisions"] is None and c["cpu_minutes"] is None:
         raise ValueError("give a budget: decisions, cpu_minutes or both")
     if c["decisions"] is not None and (not _is_int(c["decisions"]) or c["decisions"] < 1):

@@ -6,10 +6,13 @@ model (:mod:`skip_ai.training.dmc_actor`) produces a *chunk* of samples (observa
 final return); the learner fits Q(s, a) and the value head to the returns over that chunk once,
 in mini-batches (:func:`agents.model.fit_q`), and the chunk is dropped: no replay.
 
-**Both cores.** Chunk ``k + 1`` is played by the model as it was *before* chunk ``k`` was fitted,
-so the actor (a second process with ``actors = 1``) plays chunk ``k + 1`` while the learner
-fits chunk ``k``. The lag is part of the algorithm, not of the timing: a run in one process
-(``actors = 0``) gives the same models bit for bit.
+**Both cores, or a cluster.** Chunk ``k + 1`` is played by the model as it was *before* chunk
+``k`` was fitted, so the actors (``actors`` processes, or Ray tasks with ``--backend ray``:
+:mod:`.actors`) play chunk ``k + 1`` while the learner fits chunk ``k``. With ``parts = P`` a
+chunk is ``P`` parts, each its own games, played side by side and learned in part order (as
+DouZero's many actors feed one learner). The lag is part of the algorithm, not of the timing: a
+run in one process (``actors = 0``), on local processes or on Ray gives the same models bit
+for bit.
 
 **Checkpoints and resume.** After each chunk, ``OUT/checkpoint.npz`` (the model, the actor's
 model, Adam's moments, the counters) is written atomically; a rerun of the same command after
@@ -53,10 +56,8 @@ counted: a shared machine's wall clock says little), and ``OUT/curve.png`` plots
 
 from __future__ import annotations
 
-import concurrent.futures
 import functools
 import json
-import multiprocessing
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -76,9 +77,10 @@ from agents.model import (
 from skip_ai.kernel.rng import base_seed, derive
 from skip_ai.match import match
 from skip_ai.pyspiel_wrapper import KernelGame
+from skip_ai.training.actors import chunk_players
 from skip_ai.training.chunks import Chunk, play_chunk, play_reinforce_chunk
 from skip_ai.training.chunks import cached_game as _game
-from skip_ai.training.config import TrainConfig
+from skip_ai.training.config import PART_SHIFT, TrainConfig
 from skip_ai.training.curve import plot_curve
 from skip_ai.training.teacher_data import TeacherSamples, teacher_samples
 
@@ -91,7 +93,7 @@ class State:
     actor_params: np.ndarray  # the model before the last fit: it plays the next chunk
     adam: Adam
     chunks: int
-    next_game: int
+    next_games: np.ndarray  # per part, the games it has played (its next game's number)
     decisions: int
     cpu: float
     loss: float
@@ -106,29 +108,42 @@ class State:
                 adam_m=self.adam.m,
                 adam_v=self.adam.v,
                 counters=np.array(
-                    [self.adam.t, self.chunks, self.next_game, self.decisions], np.int64
+                    [self.adam.t, self.chunks, self.next_games[0], self.decisions], np.int64
                 ),
+                next_games=self.next_games,
                 floats=np.array([self.cpu, self.loss]),
             )
         tmp.replace(path)
 
     @classmethod
-    def load(cls, path: Path, net: PolicyValueNet) -> State:
-        """The checkpoint at ``path``, into the freshly made ``net`` (same layers)."""
+    def load(cls, path: Path, net: PolicyValueNet, parts: int) -> State:
+        """The checkpoint at ``path``, into the freshly made ``net`` (same layers), of a run
+        of ``parts`` parts a chunk."""
         with np.load(path, allow_pickle=False) as z:
             if z["params"].shape != (net.trainable_size,):
                 raise ValueError(f"{path}: a checkpoint for other layer sizes")
+            # checkpoints from before the parts hold the one part's count in counters
+            games = z["next_games"] if "next_games" in z.files else z["counters"][2:3]
+            if games.shape != (parts,) or (games < 0).any() or (games >> PART_SHIFT).any():
+                raise ValueError(f"{path}: a checkpoint for another number of parts")
             net.set_trainable(z["params"].copy())
             adam = Adam(net.trainable_size)
             adam.m, adam.v = z["adam_m"].copy(), z["adam_v"].copy()
-            t, chunks, next_game, decisions = (int(x) for x in z["counters"])
+            t, chunks, _, decisions = (int(x) for x in z["counters"])
             adam.t = t
             cpu, loss = (float(x) for x in z["floats"])
-            return cls(net, z["actor_params"].copy(), adam, chunks, next_game, decisions, cpu, loss)
+            next_games = games.astype(np.int64)
+            return cls(
+                net, z["actor_params"].copy(), adam, chunks, next_games, decisions, cpu, loss
+            )
 
 
-def run_training(config: TrainConfig, progress: bool = True) -> list[dict]:
-    """Run (or resume) the training of ``config``; returns the learning curve's rows."""
+def run_training(
+    config: TrainConfig, progress: bool = True, backend: str = "local", address: str | None = None
+) -> list[dict]:
+    """Run (or resume) the training of ``config``; returns the learning curve's rows. The
+    chunks' parts are played by ``config.actors`` local processes, or with ``backend``
+    "ray" as Ray tasks (on the cluster at ``address``, else on a local Ray)."""
     out = config.out
     out.mkdir(parents=True, exist_ok=True)
     _check_identity(config)
@@ -141,28 +156,29 @@ def run_training(config: TrainConfig, progress: bool = True) -> list[dict]:
         _snapshot_now(out, state)  # the untrained (or the imitated) model, and its CPU time
         _evaluate_missing(config, game)
     bar = tqdm(total=config.decisions, initial=state.decisions, unit="dec", disable=not progress)
-    pool = _actor_pool(config.actors)
+    players = chunk_players(backend, config.actors, config.parts, address)
     try:
-        _loop(config, state, pool, bar)
+        _loop(config, state, players.submit, bar)
     finally:
         bar.close()
-        if pool is not None:
-            pool.shutdown(cancel_futures=True)
+        players.shutdown()
     return _read_curve(out)
 
 
-def _loop(config: TrainConfig, state: State, pool, bar: tqdm) -> None:
+def _loop(config: TrainConfig, state: State, submit, bar: tqdm) -> None:
     out = config.out
     game = _game(config.game)
-    submit = pool.submit if pool is not None else _now
     dims = state.net.dims
-    pending = _submit(submit, config, state.next_game, dims, state.actor_params, state.decisions)
+    pending = _submit(submit, config, state.next_games, dims, state.actor_params, state.decisions)
+    wall = time.perf_counter()
     while not _done(config, state):
-        chunk = pending.result()
+        parts = [p.result() for p in pending]
+        chunk = Chunk.concat(parts, game.obs_size)
+        played = np.array([p.games for p in parts], np.int64)
         # the next chunk is played by the model before this fit (see the module docstring)
         after = state.decisions + len(chunk.actions)
         pending = _submit(
-            submit, config, state.next_game + chunk.games, dims, state.net.params.copy(), after
+            submit, config, state.next_games + played, dims, state.net.params.copy(), after
         )
         before = state.net.params.copy()
         t0 = time.process_time()
@@ -171,7 +187,7 @@ def _loop(config: TrainConfig, state: State, pool, bar: tqdm) -> None:
         fit_cpu = time.process_time() - t0
         state.actor_params = before
         state.chunks += 1
-        state.next_game += chunk.games
+        state.next_games = state.next_games + played
         previous = state.decisions
         state.decisions += len(chunk.actions)
         state.cpu += fit_cpu + chunk.cpu
@@ -180,9 +196,11 @@ def _loop(config: TrainConfig, state: State, pool, bar: tqdm) -> None:
             _snapshot_now(out, state)
         state.save(out / "checkpoint.npz")
         bar.update(state.decisions - previous)
+        now = time.perf_counter()
         bar.set_postfix(
             {
-                "dec/s": f"{len(chunk.actions) / max(fit_cpu + chunk.cpu, 1e-9):.0f}",
+                "games/s": f"{chunk.games / max(now - wall, 1e-9):.0f}",
+                "dec/cpu-s": f"{len(chunk.actions) / max(fit_cpu + chunk.cpu, 1e-9):.0f}",
                 "loss": f"{state.loss:.4f}",
                 **(
                     {"return": f"{chunk.target.mean():+.3f}"}
@@ -193,23 +211,28 @@ def _loop(config: TrainConfig, state: State, pool, bar: tqdm) -> None:
         )
         if at_eval or _done(config, state):
             _evaluate_missing(config, game)
+        wall = time.perf_counter()
     if not _snapshot(out, state.decisions).exists():  # resumed with a smaller budget
         _snapshot_now(out, state)
         _evaluate_missing(config, game)
 
 
-def _submit(submit, config: TrainConfig, first: int, dims, params, decisions: int):
-    """Start the chunk from game ``first`` on, played by the model ``params`` after
-    ``decisions`` samples, as the run's method plays it."""
-    common = (config.game, config.seed, first, config.chunk, dims, params)
-    if config.method == "reinforce":
-        duplicate = config.baseline == "duplicate"
-        return submit(
-            play_reinforce_chunk, *common, config.temperature, duplicate, config.self_play
-        )
-    return submit(
-        play_chunk, *common, config.eps(decisions), config.heuristic_share, config.guide(decisions)
-    )
+def _submit(submit, config: TrainConfig, next_games: np.ndarray, dims, params, decisions: int):
+    """Start the chunk's parts, part ``j`` from its game ``next_games[j]`` on (numbered from
+    ``j << PART_SHIFT``), played by the model ``params`` after ``decisions`` samples, as the
+    run's method plays it; the parts' futures in part order."""
+    size = config.chunk // config.parts
+    pending = []
+    for j, n in enumerate(next_games):
+        common = (config.game, config.seed, (j << PART_SHIFT) + int(n), size, dims, params)
+        if config.method == "reinforce":
+            duplicate = config.baseline == "duplicate"
+            args = (play_reinforce_chunk, *common, config.temperature, duplicate, config.self_play)
+        else:
+            eps, guide = config.eps(decisions), config.guide(decisions)
+            args = (play_chunk, *common, eps, config.heuristic_share, guide)
+        pending.append(submit(*args))
+    return pending
 
 
 def _fit(config: TrainConfig, state: State, chunk: Chunk, rng: np.random.Generator) -> float:
@@ -284,24 +307,6 @@ def _done(config: TrainConfig, state: State) -> bool:
     )
 
 
-class _now:
-    """A finished future holding ``fn(*args)``: the in-process actor."""
-
-    def __init__(self, fn, *args):
-        self._value = fn(*args)
-
-    def result(self):
-        return self._value
-
-
-def _actor_pool(actors: int) -> concurrent.futures.ProcessPoolExecutor | None:
-    if actors == 0:
-        return None
-    return concurrent.futures.ProcessPoolExecutor(
-        1, mp_context=multiprocessing.get_context("spawn")
-    )
-
-
 def _start(config: TrainConfig, game: KernelGame) -> State:
     """The checkpoint's state, or a fresh one (policy gradient: the ``start`` model)."""
     if config.method == "reinforce":
@@ -311,8 +316,9 @@ def _start(config: TrainConfig, game: KernelGame) -> State:
         net = _fresh(config, game)
     path = config.out / "checkpoint.npz"
     if path.exists():
-        return State.load(path, net)
-    return State(net, net.params.copy(), Adam(net.trainable_size), 0, 0, 0, 0.0, float("nan"))
+        return State.load(path, net, config.parts)
+    games = np.zeros(config.parts, np.int64)
+    return State(net, net.params.copy(), Adam(net.trainable_size), 0, games, 0, 0.0, float("nan"))
 
 
 def _fresh(config: TrainConfig, game: KernelGame) -> PolicyValueNet:

@@ -1,0 +1,139 @@
+"""A training run's chunks played in parts (``parts = P``): each part its own games, learned in
+part order; the same models in one process, on local actor processes and on Ray; resume; the
+checks of the config and of the backend."""
+
+import sys
+
+import numpy as np
+import pytest
+from test_dmc import GAME, TINY, q_model
+
+from skip_ai.cli import main
+from skip_ai.pyspiel_wrapper import load
+from skip_ai.training import run_training
+from skip_ai.training.actors import InProcess, chunk_players
+from skip_ai.training.chunks import Chunk, play_chunk
+from skip_ai.training.config import PART_SHIFT, TrainConfigError, load_train_config
+from skip_ai.training.dmc import State, _start, _submit
+
+
+def _config(tmp_path, name, actors=0, parts=2, decisions=16_000):
+    path = tmp_path / f"{name}.toml"
+    text = TINY.format(game=GAME, actors=actors, out=tmp_path / name)
+    text = text.replace("decisions = 40_000", f"decisions = {decisions}")
+    path.write_text(text + f"parts = {parts}\n")
+    return path
+
+
+def _params(tmp_path, name):
+    with np.load(tmp_path / name / "model.npz") as z:
+        return {k: z[k] for k in z.files}
+
+
+def _same(a, b):
+    return a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a)
+
+
+def test_each_part_plays_its_own_games_from_its_own_count(tmp_path):
+    """Part ``j`` of a chunk plays from game ``j << PART_SHIFT`` plus the games it has already
+    played, ``chunk // parts`` samples, and the chunk is the parts in order."""
+    config = load_train_config(_config(tmp_path, "p", parts=2))
+    game = load(GAME)
+    net = q_model(game)
+    dims, params = net.dims, net.params
+    parts = [p.result() for p in _submit(InProcess().submit, config, [3, 5], dims, params, 0)]
+    eps = config.eps(0)
+    for j, start in enumerate((3, (1 << PART_SHIFT) + 5)):
+        alone = play_chunk(GAME, config.seed, start, 4_000, dims, params, eps)
+        assert np.array_equal(parts[j].obs, alone.obs)
+        assert np.array_equal(parts[j].actions, alone.actions) and parts[j].games == alone.games
+    whole = Chunk.concat(parts, game.obs_size)
+    assert np.array_equal(whole.actions, np.concatenate([p.actions for p in parts]))
+    assert whole.games == parts[0].games + parts[1].games
+
+
+def test_the_models_do_not_depend_on_who_plays_the_parts(tmp_path):
+    """In the learner's process or on two actor processes: the same models bit for bit; with
+    one part instead of two, other models (the parts are the run's, not the machine's)."""
+    run_training(load_train_config(_config(tmp_path, "here", actors=0)), progress=False)
+    run_training(load_train_config(_config(tmp_path, "two", actors=2)), progress=False)
+    run_training(load_train_config(_config(tmp_path, "one", parts=1)), progress=False)
+    here, two = _params(tmp_path, "here"), _params(tmp_path, "two")
+    assert _same(here, two)
+    assert not _same(here, _params(tmp_path, "one"))
+    with np.load(tmp_path / "two" / "checkpoint.npz") as z:
+        assert z["next_games"].shape == (2,) and (z["next_games"] > 0).all()
+
+
+def test_a_run_in_parts_resumes_to_the_same_end_and_refuses_other_parts(tmp_path):
+    run_training(load_train_config(_config(tmp_path, "whole", decisions=24_000)), progress=False)
+    short = _config(tmp_path, "cut", decisions=8_000)
+    run_training(load_train_config(short), progress=False)
+    longer = _config(tmp_path, "cut", decisions=24_000)  # the same folder, a larger budget
+    run_training(load_train_config(longer), progress=False)
+    assert _same(_params(tmp_path, "whole"), _params(tmp_path, "cut"))
+    other = _config(tmp_path, "cut", parts=4, decisions=24_000)
+    with pytest.raises(ValueError, match=r"different config \(changed: parts\)"):
+        run_training(load_train_config(other), progress=False)
+
+
+def test_a_checkpoint_from_before_the_parts_resumes_as_one_part(tmp_path):
+    """Old checkpoints keep the one part's game count in ``counters`` only."""
+    config = load_train_config(_config(tmp_path, "old", parts=1, decisions=8_000))
+    run_training(config, progress=False)
+    path = tmp_path / "old" / "checkpoint.npz"
+    with np.load(path) as z:
+        kept = {k: z[k] for k in z.files if k != "next_games"}
+        games = z["next_games"]
+    np.savez(path, **kept)
+    state = _start(config, load(GAME))
+    assert np.array_equal(state.next_games, games) and state.next_games.shape == (1,)
+    with pytest.raises(ValueError, match="another number of parts"):
+        State.load(path, state.net, 2)
+
+
+@pytest.mark.parametrize(
+    "extra, message",
+    [
+        ("parts = 0", "parts must be an integer in 1..256"),
+        ("parts = 300", "parts must be an integer in 1..256"),
+        ("parts = 2.5", "parts must be an integer in 1..256"),
+        ("parts = 200\nchunk = 100", "chunk \\(100\\) must hold at least one sample per part"),
+        ("actors = -1", "actors must be an integer in 0..256"),
+        ("actors = true", "actors must be an integer in 0..256"),
+    ],
+)
+def test_bad_parts_and_actors_are_refused(tmp_path, extra, message):
+    path = tmp_path / "t.toml"
+    text = TINY.format(game=GAME, actors=0, out=tmp_path / "o")
+    keys = {line.split(" = ")[0] for line in extra.splitlines()}
+    kept = [x for x in text.splitlines() if x.split(" = ")[0] not in keys]
+    path.write_text("\n".join(kept) + f"\n{extra}\n")
+    with pytest.raises(TrainConfigError, match=message):
+        load_train_config(path)
+
+
+def test_a_bad_backend_or_an_address_without_ray_is_refused():
+    with pytest.raises(ValueError, match="backend must be one of local, ray"):
+        chunk_players("spark", 1, 1)
+    with pytest.raises(ValueError, match="--address is for --backend ray"):
+        chunk_players("local", 1, 1, address="auto")
+
+
+def test_without_ray_the_ray_backend_says_how_to_install_it(tmp_path, monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray fails
+    path = _config(tmp_path, "r")
+    assert main(["train", str(path), "--backend", "ray"]) == 2
+    assert "pip install 'skip-ai[ray]'" in capsys.readouterr().err
+
+
+def test_ray_plays_the_parts_to_the_same_models(tmp_path):
+    """The parts as Ray tasks on a local Ray with two CPUs: the models of the learner's own
+    process, bit for bit."""
+    ray = pytest.importorskip("ray")
+    assert not ray.is_initialized()
+    ray_run = load_train_config(_config(tmp_path, "ray", actors=2))
+    run_training(ray_run, progress=False, backend="ray")
+    assert not ray.is_initialized()  # the local Ray it started is stopped
+    run_training(load_train_config(_config(tmp_path, "here", actors=0)), progress=False)
+    assert _same(_params(tmp_path, "ray"), _params(tmp_path, "here"))
