@@ -2,7 +2,12 @@
 part order; the same models in one process, on local actor processes and on Ray; resume; the
 checks of the config and of the backend."""
 
+import os
+import signal
 import sys
+import threading
+import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -136,4 +141,38 @@ def test_ray_plays_the_parts_to_the_same_models(tmp_path):
     run_training(ray_run, progress=False, backend="ray")
     assert not ray.is_initialized()  # the local Ray it started is stopped
     run_training(load_train_config(_config(tmp_path, "here", actors=0)), progress=False)
+    assert _same(_params(tmp_path, "ray"), _params(tmp_path, "here"))
+
+
+def _kill_one_part(killed: list[int], stop: threading.Event) -> None:
+    """SIGKILL the first Ray worker seen playing a chunk part."""
+    while not stop.is_set() and not killed:
+        for pid in filter(str.isdigit, os.listdir("/proc")):
+            try:
+                title = Path(f"/proc/{pid}/cmdline").read_bytes()
+            except OSError:
+                continue
+            if title.startswith(b"ray::play_chunk"):
+                os.kill(int(pid), signal.SIGKILL)
+                killed.append(int(pid))
+                return
+        time.sleep(0.01)
+
+
+@pytest.mark.slow
+def test_a_part_whose_ray_worker_is_killed_is_played_again_to_the_same_models(tmp_path):
+    ray = pytest.importorskip("ray")
+    assert not ray.is_initialized()
+    killed: list[int] = []
+    stop = threading.Event()
+    killer = threading.Thread(target=_kill_one_part, args=(killed, stop))
+    killer.start()
+    try:
+        config = load_train_config(_config(tmp_path, "ray", actors=2, decisions=40_000))
+        run_training(config, progress=False, backend="ray")
+    finally:
+        stop.set()
+        killer.join()
+    assert killed, "no worker playing a part was found to kill"
+    run_training(load_train_config(_config(tmp_path, "here", decisions=40_000)), progress=False)
     assert _same(_params(tmp_path, "ray"), _params(tmp_path, "here"))

@@ -76,8 +76,8 @@ class _RayPart:
             return ray.get(self.ref)
         except ray.exceptions.RayTaskError as e:  # fn raised: the same error as locally
             raise e.as_instanceof_cause() from None
-        except ray.exceptions.RayError as e:
-            raise RuntimeError(
+        except ray.exceptions.RayError as e:  # a ValueError: the CLI's one line, as RayCluster's
+            raise ValueError(
                 f"a chunk part was lost on Ray twice ({type(e).__name__}); rerun the "
                 "command to resume from the last checkpoint"
             ) from None
