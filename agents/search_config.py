@@ -69,8 +69,8 @@ class SearchConfig:
     backs up the model's value of that position (0: at the new leaf itself)."""
     prior_depth: int = 0
     """With a model: its prior guides expansion only at the tree's first ``prior_depth``
-    decisions below the root (1: the root alone, about one network evaluation per legal move
-    a search, so the search keeps nearly all its iterations); 0: at every node."""
+    decisions below the root (1: the root alone, one network evaluation a search chunk, so
+    the search keeps nearly all its iterations); 0: at every node."""
     final: str = "visits"
     """The move played: the most visited root action, or the best mean (``value``)."""
 

@@ -243,7 +243,8 @@ def test_value_after_is_checked(tmp_path):
 @pytest.mark.parametrize("depth", [0, 1, 2])
 def test_prior_depth_limits_where_the_model_guides_expansion(tmp_path, depth):
     """``prior_depth=1``: only the root's children carry the model's prior (the network is
-    evaluated once per root expansion); 0: nodes below them too; 2: down to their children."""
+    evaluated once a run: ``test_the_root_prior_is_evaluated_once_per_run``); 0: nodes below
+    them too; 2: down to their children."""
     game = pyspiel.load_game(GAME)
     path = tmp_path / "m.npz"
     _random_net(game).save(path)
