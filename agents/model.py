@@ -355,6 +355,41 @@ class PolicyValueNet:
                 raise ValueError(f"{path}: {e}") from None
         return net
 
+    @classmethod
+    def soup(cls, nets: list[PolicyValueNet]) -> PolicyValueNet:
+        """The uniform mean of the trained parameters of ``nets`` (a *model soup*, Wortsman et
+        al. 2022): meaningful for models fine-tuned from one start, which lie in one basin.
+        They must be of one game, kind, feature version, layers and action parts."""
+        if not nets:
+            raise ValueError("a soup needs at least one model")
+        first = nets[0]
+        for net in nets[1:]:
+            same = (
+                same_game(net.game, first.game)
+                and net.kind == first.kind
+                and net.features == first.features
+                and np.array_equal(net.dims, first.dims)
+                and net.parts_version == first.parts_version
+                and (net.parts is None) == (first.parts is None)
+            )
+            if not same:
+                raise ValueError(
+                    f"a soup's models must share game, kind, features, layers and parts: "
+                    f"{first.game} {first.kind} {first.dims.tolist()} against {net.game} "
+                    f"{net.kind} {net.dims.tolist()}"
+                )
+        out = cls(
+            first.game,
+            first.dims.copy(),
+            first.params.copy(),
+            kind=first.kind,
+            features=first.features,
+            parts=None if first.parts is None else first.parts.copy(),
+            parts_version=first.parts_version,
+        )
+        out.set_trainable(np.mean([net.trainable() for net in nets], axis=0))
+        return out
+
     def tempered_params(self, temperature: float) -> np.ndarray:
         """A copy of the parameters with the action outputs divided by ``temperature``: the
         search's prior, the softmax of the outputs, becomes that of outputs / temperature

@@ -124,7 +124,7 @@ def test_model_for_another_game_is_refused(tmp_path):
     brook = pyspiel.load_game(GAME)
     path = tmp_path / "brook.npz"
     _random_net(brook).save(path)
-    other = pyspiel.load_game("skip_brook(players=2)")
+    other = pyspiel.load_game("skip_columns(players=2,deck=36)")
     with pytest.raises(ValueError, match="trained for skip_brook.*not skip_brook"):
         make_agent(f"ismcts(iterations=10,model={path})", other)
     with pytest.raises(ValueError, match="trained for"):
@@ -339,3 +339,27 @@ def test_the_sparse_imitation_gradient_is_the_dense_one(parts):
     grad, loss = _choice_gradient(net, obs, Choices(row, action, target), value)
     want, want_loss, _ = _gradient(net, obs, legal, dense, value, 1.0)
     assert np.allclose(grad, net.reduce(want)) and np.isclose(loss, want_loss)
+
+
+def test_a_soup_is_the_mean_of_its_models_and_refuses_other_layers(tmp_path):
+    """``PolicyValueNet.soup``: the mean of the trained parameters (with a factored head, of
+    the parts' rows, expanded again), through the file; models of other layers or games are
+    refused."""
+    game = pyspiel.load_game(GAME)
+    a, b = _random_net(game, hidden=(8,), seed=1), _random_net(game, hidden=(8,), seed=2)
+    soup = PolicyValueNet.soup([a, b])
+    assert np.allclose(soup.params, (a.params + b.params) / 2)
+    soup.save(tmp_path / "s.npz")
+    again = PolicyValueNet.load(tmp_path / "s.npz", game)
+    assert np.allclose(again.params, soup.params, atol=1e-6)  # stored as float32
+    with pytest.raises(ValueError, match="must share game, kind, features, layers"):
+        PolicyValueNet.soup([a, _random_net(game, hidden=(4,))])
+    other = pyspiel.load_game("skip_columns(players=2,deck=36)")
+    with pytest.raises(ValueError, match="must share"):
+        PolicyValueNet.soup([a, _random_net(other, hidden=(8,))])
+    parts = [PolicyValueNet.initial("g", 6, 6, (5,), seed=s, parts=PARTS) for s in (3, 4)]
+    for seed, net in enumerate(parts):
+        net.set_trainable(np.random.default_rng(seed).normal(size=net.trainable_size))
+    mixed = PolicyValueNet.soup(parts)
+    assert np.allclose(mixed.trainable(), (parts[0].trainable() + parts[1].trainable()) / 2)
+    assert np.allclose(mixed.params, (parts[0].params + parts[1].params) / 2)
