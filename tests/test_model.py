@@ -124,7 +124,7 @@ def test_model_for_another_game_is_refused(tmp_path):
     brook = pyspiel.load_game(GAME)
     path = tmp_path / "brook.npz"
     _random_net(brook).save(path)
-    other = pyspiel.load_game("skip_columns(players=2,deck=36)")
+    other = pyspiel.load_game("skip_brook(players=2)")
     with pytest.raises(ValueError, match="trained for skip_brook.*not skip_brook"):
         make_agent(f"ismcts(iterations=10,model={path})", other)
     with pytest.raises(ValueError, match="trained for"):

@@ -113,7 +113,7 @@ def test_a_factory_plays_as_its_spec_does():
     )
     a = match(GAME, agent, "random", 2, seed=4)
     b = match(GAME, spec, "random", 2, seed=4)
-    timing = ["seconds_a", "seconds_b"]
+    timing = ["seconds_a", "seconds_b", "choice_seconds_a", "choice_seconds_b"]
     assert a.games.drop(columns=timing).equals(b.games.drop(columns=timing))
     assert a.spec_a == str(agent.config) == "ismcts(iterations=30,uct_c=0.9,rollout_eps=0.2)"
 
