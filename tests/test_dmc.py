@@ -416,6 +416,11 @@ def test_train_resumes_after_kill_9_to_the_same_end(tmp_path):
         ("imitation_lr = 0", "imitation_lr must be a finite number in"),
         ("hidden = []", "hidden must be a non-empty list"),
         ("actors = 300", "actors must be an integer in 0..256"),
+        ("actors = true", "actors must be an integer in 0..256"),
+        ("parts = 0", "parts must be an integer in 1..256"),
+        ("parts = 300", "parts must be an integer in 1..256"),
+        ("parts = 2.5", "parts must be an integer in 1..256"),
+        ("parts = 200\nchunk = 100", "chunk \\(100\\) must hold at least one sample per part"),
         ('references = ["nobody"]', "references: unknown agent"),
         ('teacher = "nobody"', "teacher: unknown agent"),
         ('teacher = "ismcts(iterations=10)"', "needs imitation = N"),
@@ -428,8 +433,8 @@ def test_train_resumes_after_kill_9_to_the_same_end(tmp_path):
 def test_bad_training_configs_are_refused(tmp_path, line, message):
     path = tmp_path / "t.toml"
     text = TINY.format(game=GAME, actors=0, out=tmp_path / "o")
-    key = line.split(" = ")[0]
-    kept = [x for x in text.splitlines() if not x.startswith(key + " ")]
+    keys = {x.split(" = ")[0] for x in line.splitlines()}
+    kept = [x for x in text.splitlines() if x.split(" = ")[0] not in keys]
     path.write_text("\n".join(kept) + f"\n{line}\n")
     with pytest.raises(TrainConfigError, match=message):
         load_train_config(path)

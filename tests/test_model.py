@@ -240,6 +240,18 @@ def test_value_after_is_checked(tmp_path):
         make_agent(f"ismcts(iterations=10,model={p3},value_after=0)", pyatki)
 
 
+def _run_search(spec, game, iterations):
+    """One kernel run of ``iterations`` from a decision of a random game: the state, the
+    tree, its statistics and the run's counters."""
+    state = random_states(game, seed=6, count=1)[0][0]
+    bot = make_agent(spec, game, seed=3)
+    tree, stats = np.full((100_000, 5), -1, np.int64), np.zeros((100_000, 3))
+    meta = np.zeros(META_SIZE, np.int64)
+    rng = np.array([7], np.uint64)
+    bot.kernel.run(state.kernel_state(), rng, iterations, tree, stats, meta, bot.settings)
+    return state, tree, stats, meta
+
+
 @pytest.mark.parametrize("depth", [0, 1, 2])
 def test_prior_depth_limits_where_the_model_guides_expansion(tmp_path, depth):
     """``prior_depth=1``: only the root's children carry the model's prior (the network is
@@ -248,12 +260,8 @@ def test_prior_depth_limits_where_the_model_guides_expansion(tmp_path, depth):
     game = pyspiel.load_game(GAME)
     path = tmp_path / "m.npz"
     _random_net(game).save(path)
-    state = random_states(game, seed=6, count=1)[0][0]
-    bot = make_agent(f"ismcts(iterations=400,model={path},prior_depth={depth})", game, seed=3)
-    tree, stats = np.full((100_000, 5), -1, np.int64), np.zeros((100_000, 3))
-    meta = np.zeros(META_SIZE, np.int64)
-    root = state.kernel_state()
-    bot.kernel.run(root, np.array([7], np.uint64), 400, tree, stats, meta, bot.settings)
+    spec = f"ismcts(iterations=400,model={path},prior_depth={depth})"
+    _, tree, stats, _ = _run_search(spec, game, 400)
 
     def children(node):
         c = tree[node, FIRST]
@@ -288,12 +296,8 @@ def test_the_root_prior_is_evaluated_once_per_run(tmp_path, depth):
     path = tmp_path / "m.npz"
     net = _random_net(game, hidden=(8,))
     net.save(path)
-    state = random_states(game, seed=6, count=1)[0][0]
-    bot = make_agent(f"ismcts(iterations=400,model={path},prior_depth={depth})", game, seed=3)
-    tree, stats = np.full((100_000, 5), -1, np.int64), np.zeros((100_000, 3))
-    meta = np.zeros(META_SIZE, np.int64)
-    root = state.kernel_state()
-    bot.kernel.run(root, np.array([7], np.uint64), 400, tree, stats, meta, bot.settings)
+    spec = f"ismcts(iterations=400,model={path},prior_depth={depth})"
+    state, tree, stats, meta = _run_search(spec, game, 400)
     if depth == 1:
         assert meta[M_EVALS] == 1
     else:
@@ -311,14 +315,7 @@ def test_the_root_prior_is_evaluated_once_per_run(tmp_path, depth):
 
 
 def test_a_search_without_a_model_evaluates_no_network():
-    game = pyspiel.load_game(GAME)
-    state = random_states(game, seed=6, count=1)[0][0]
-    bot = make_agent("ismcts(iterations=200)", game, seed=3)
-    tree, stats = np.full((100_000, 5), -1, np.int64), np.zeros((100_000, 3))
-    meta = np.zeros(META_SIZE, np.int64)
-    bot.kernel.run(
-        state.kernel_state(), np.array([7], np.uint64), 200, tree, stats, meta, bot.settings
-    )
+    _, _, _, meta = _run_search("ismcts(iterations=200)", pyspiel.load_game(GAME), 200)
     assert meta[M_EVALS] == 0 and meta[M_ITERATIONS] == 200
 
 
