@@ -109,7 +109,9 @@ def _ready(part: _RayPart) -> bool:
     return bool(ready)
 
 
-def chunk_players(backend: str, actors: int, parts: int, address: str | None = None):
+def chunk_players(
+    backend: str, actors: int, parts: int, address: str | None = None
+) -> InProcess | LocalProcesses | RayTasks:
     """The executor for a run's parts: ``backend`` "local" (``actors`` processes, at most one
     per part; 0: the learner's process) or "ray" (the cluster at ``address``, or a local Ray
     with ``max(actors, 1)`` CPUs)."""
