@@ -38,7 +38,8 @@ actors = 1                             # processes on this machine that play the
                                        #   parts while the learner fits (0: the learner's)
 parts = 1                              # each chunk is played as this many parts, each its
                                        #   own games, side by side (by actors, or Ray tasks:
-                                       #   skip-ai train --backend ray); part of the run
+                                       #   skip-ai train --backend ray); part of the
+                                       #   run's identity, unlike actors and the backend
 out = "runs/columns"                   # relative to the working directory
 method = "dmc"                         # "dmc", or "reinforce": policy gradient (below)
 ```
