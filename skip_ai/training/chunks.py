@@ -51,8 +51,11 @@ class Chunk:
     @staticmethod
     def concat(parts: list[Chunk], obs_size: int) -> Chunk:
         """A chunk played in parts (each its own games), as one: the rows in part order, the
-        games and the CPU seconds summed."""
+        games and the CPU seconds summed. One part is returned as it is: a chunk's
+        observations are hundreds of MB, not to be copied for nothing."""
         first = parts[0]
+        if len(parts) == 1:
+            return first
         return Chunk(
             np.concatenate([p.obs for p in parts]).reshape(-1, obs_size),
             np.concatenate([p.actions for p in parts]),
