@@ -280,12 +280,9 @@ def test_every_skip_game_has_a_committed_model():
     assert all(p.stat().st_size < 2 * 1024 * 1024 for p in MODELS)
 
 
-@pytest.mark.parametrize("path", MODELS, ids=[p.stem for p in MODELS])
-def test_each_committed_model_loads_for_its_games_default_by_both_specs(path):
-    """``results/models/<game>.npz``: a model of that game's default variant, which both
-    ``learned(model=…)`` and ``ismcts(model=…)`` load and play with."""
-    game = load(path.stem)
-    assert PolicyValueNet.load(path, game).kind in KINDS  # q (DMC, imitation), policy_value
+def _first_choice(game):
+    """A state of ``game`` where the mover has at least two legal moves (chance drawn from a
+    fixed generator, forced moves taken)."""
     state = game.new_initial_state()
     rng = np.random.default_rng(0)
     while state.is_chance_node() or len(state.legal_actions()) < 2:
@@ -298,8 +295,33 @@ def test_each_committed_model_loads_for_its_games_default_by_both_specs(path):
             ]
         )
         state.apply_action(int(rng.choice(outcomes, p=probs)))
-    for spec in (f"learned(model={path})", f"ismcts(iterations=20,model={path},temperature=0.1)"):
-        assert make_agent(spec, game).step(state) in state.legal_actions()
+    return state
+
+
+def _search_spec(path):
+    return f"ismcts(iterations=20,model={path},temperature=0.1)"
+
+
+@pytest.mark.parametrize("path", MODELS, ids=[p.stem for p in MODELS])
+def test_each_committed_model_loads_for_its_games_default_by_both_specs(path):
+    """``results/models/<game>.npz``: a model of that game's default variant, which both
+    ``learned(model=…)`` and ``ismcts(model=…)`` load (the search checks the model when it is
+    built); the learned policy plays with it here, the search in the slow test below."""
+    game = load(path.stem)
+    assert PolicyValueNet.load(path, game).kind in KINDS  # q (DMC, imitation), policy_value
+    state = _first_choice(game)
+    assert make_agent(f"learned(model={path})", game).step(state) in state.legal_actions()
+    make_agent(_search_spec(path), game)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", MODELS, ids=[p.stem for p in MODELS])
+def test_each_committed_model_guides_a_search(path):
+    """Slow because each game compiles its own search-with-a-model kernel (70 s for Pyatki
+    with a cold Numba cache)."""
+    game = load(path.stem)
+    state = _first_choice(game)
+    assert make_agent(_search_spec(path), game).step(state) in state.legal_actions()
 
 
 @pytest.mark.parametrize("name", sorted(REGISTRY))
