@@ -41,7 +41,7 @@ from agents.ismcts_kernel import (
     root_children,
     search_kernel,
 )
-from agents.model import PolicyValueNet
+from agents.model import PolicyValueNet, features_module
 from agents.policies import MODEL, POLICY_CODES
 from agents.search_config import TUNED, SearchConfig, load_search_config
 from agents.weights import load_weights
@@ -101,7 +101,9 @@ class ISMCTSBot(pyspiel.Bot):
             heuristic_prior=config.heuristic_prior,
             prior_depth=config.prior_depth,
         )
-        self.kernel = search_kernel(game.spec.kernel, heuristic_module(game.spec.kernel))
+        self.kernel = search_kernel(
+            game.spec.kernel, heuristic_module(game.spec.kernel), features_module(model, game)
+        )
         self.last_search: SearchStats | None = None
 
     def restart_at(self, state: pyspiel.State) -> None:

@@ -103,8 +103,10 @@ class Settings(NamedTuple):
 
 
 @kernel_family
-def search_kernel(K, H) -> SimpleNamespace:
-    """The ISMCTS kernel for game kernel module ``K``, with heuristic module ``H``."""
+def search_kernel(K, H, A) -> SimpleNamespace:
+    """The ISMCTS kernel for game kernel module ``K``, with heuristic module ``H`` and the
+    action-features module ``A`` the model reads (``skip_ai.kernel.no_action_features`` for
+    none)."""
 
     # nogil: a search releases the GIL, so the process's other threads (a server answering
     # pages while its bots think, skip_ai.serve) run meanwhile; it touches only its arguments
@@ -143,6 +145,7 @@ def search_kernel(K, H) -> SimpleNamespace:
         logits = np.empty(MAX_ACTIONS if use_model else 0, np.float64)
         scratch = np.empty(2 * (dims.max() if use_model else 0), np.float64)
         root_probs = np.empty(MAX_ACTIONS if use_model else 0, np.float64)
+        feats = np.zeros((MAX_ACTIONS if use_model and A.SIZE else 0, A.SIZE))
         root_n = -1  # the root's legal moves, once its prior is in root_probs
         plan = np.empty(PLAN_SIZE, np.int64)
         K.resample_plan(root, obs, plan)
@@ -178,7 +181,7 @@ def search_kernel(K, H) -> SimpleNamespace:
                         K.observation(s, cur, x)
                         meta[M_EVALS] += 1
                         _value_returns(
-                            net_logits(dims, params, x, legal, 0, logits, scratch),
+                            net_logits(dims, params, x, legal, 0, logits, scratch, feats),
                             cur,
                             side,
                             lo,
@@ -197,7 +200,8 @@ def search_kernel(K, H) -> SimpleNamespace:
                         x[:] = 0.0
                         K.observation(s, cur, x)
                         meta[M_EVALS] += 1
-                        _model_probs(dims, params, x, legal, n, logits, scratch)
+                        A.write(s, cur, legal, n, feats)
+                        _model_probs(dims, params, x, legal, n, logits, scratch, feats)
                         a = legal[_sample(logits, n, rng)]
                     else:
                         a = K.random_legal(s, rng)
@@ -214,7 +218,8 @@ def search_kernel(K, H) -> SimpleNamespace:
                             x[:] = 0.0
                             K.observation(s, cur, x)
                             meta[M_EVALS] += 1
-                            _model_probs(dims, params, x, legal, n, logits, scratch)
+                            A.write(s, cur, legal, n, feats)
+                            _model_probs(dims, params, x, legal, n, logits, scratch, feats)
                             if node == 0:
                                 root_probs[:n] = logits[:n]
                                 root_n = n
@@ -266,9 +271,10 @@ def search_kernel(K, H) -> SimpleNamespace:
 
 
 @njit(cache=True)
-def _model_probs(dims, params, x, legal, n, out, scratch):
-    """The model's policy over ``legal[:n]`` for observation ``x``, into ``out[:n]``."""
-    net_logits(dims, params, x, legal, n, out, scratch)
+def _model_probs(dims, params, x, legal, n, out, scratch, feats):
+    """The model's policy over ``legal[:n]`` for observation ``x`` (and the moves' action
+    features ``feats``), into ``out[:n]``."""
+    net_logits(dims, params, x, legal, n, out, scratch, feats)
     top = out[:n].max()
     total = 0.0
     for i in range(n):

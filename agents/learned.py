@@ -1,7 +1,8 @@
 """The learned agent: ``"learned(model=FILE)"`` plays a model's best legal move, no search.
 
 The model (:mod:`agents.model`, usually a ``q`` model trained by ``skip-ai train``) scores the
-legal moves from the mover's observation, in Numba (:func:`agents.model.net_logits`, the same
+legal moves from the mover's observation (and their action features, for a model that reads
+them), in Numba (:func:`agents.model.net_logits`, the same
 evaluation as self-play's); the bot plays the highest (the lowest action id on a tie). A forced
 move is played without evaluating anything. The bot is deterministic: its seed is unused.
 """
@@ -12,7 +13,7 @@ import numpy as np
 import pyspiel
 
 from agents.factory import agent_kind
-from agents.model import PolicyValueNet, net_logits
+from agents.model import NO_FEATURES, PolicyValueNet, net_logits
 from skip_ai.pyspiel_wrapper import KernelGame
 
 
@@ -26,6 +27,9 @@ class LearnedBot(pyspiel.Bot):
         self._x = np.zeros(model.obs_size, np.float64)
         self._scores = np.empty(model.num_actions, np.float64)
         self._scratch = np.empty(2 * int(model.dims.max()), np.float64)
+        self._feats = NO_FEATURES
+        if model.feature_size:
+            self._feats = np.zeros((model.num_actions, model.feature_size))
 
     def restart_at(self, state: pyspiel.State) -> None:
         pass
@@ -35,6 +39,8 @@ class LearnedBot(pyspiel.Bot):
         if len(legal) <= 1:
             return int(legal[0]) if len(legal) else pyspiel.INVALID_ACTION
         state.write_observation(state.current_player(), self._x)
+        if self.model.feature_size:
+            state.write_action_features(legal, self._feats)
         net_logits(
             self.model.dims,
             self.model.params,
@@ -43,6 +49,7 @@ class LearnedBot(pyspiel.Bot):
             len(legal),
             self._scores,
             self._scratch,
+            self._feats,
         )
         return int(legal[np.argmax(self._scores[: len(legal)])])
 

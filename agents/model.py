@@ -21,14 +21,25 @@ Any model that can be written in this layout plugs into the search unchanged: a 
 tensors in that order and saving through :meth:`PolicyValueNet.save`. This module's own trainer
 (:func:`fit`) is plain numpy (Adam), so training runs on a small CPU machine.
 
+**Action features** (``action_features`` > 0, the version of the game's
+``GameSpec.action_features``, ``feature_size`` = F of them per move): the kernel writes a
+small vector φ(s, a) for each legal move from what the mover knows, and the move's output
+gains ``Σ_f φ_f(s, a) · (U_f · h + c_f)``, a bilinear term in the last hidden layer ``h``:
+how much each feature counts depends on the position (DouZero feeds its actions' cards to the
+network in the same spirit). ``U`` (``F × h_k``) and ``c`` (``F``) follow the value head at
+the end of ``params``; a model without them is the layout above. Only the legal moves'
+outputs exist then (they need the position's φ): :func:`net_logits` and the trainers that
+list each row's legal moves (:func:`fit_reinforce`) read them; the dense trainers refuse.
+
 Files are ``.npz`` without pickles (``allow_pickle=False``), the parameters stored as float32
 (half the size of float64: a Two Captains model with one output per each of 5 887 action ids
 is 3.8 MB instead of 7.5; a model is read back into float64, the layout above), with the
 metadata ``format``,
 ``kind``, ``game`` (the full game string), ``features`` (the game's observation version,
-``GameSpec.observation_version``), ``obs_size``, ``num_actions``, ``generation`` and
-``action_parts``; a file for another game, for other features, with the wrong sizes, or
-otherwise malformed is refused with a message saying what is wrong.
+``GameSpec.observation_version``), ``obs_size``, ``num_actions``, ``generation``,
+``action_parts``, ``action_features`` and ``action_feature_size``; a file for another game,
+for other features, with the wrong sizes, or otherwise malformed is refused with a message
+saying what is wrong.
 
 **A factored policy head** (``action_parts`` > 0, the version of the game's
 ``GameSpec.action_parts``): the action outputs are sums of per-part rows, ``W[a] = Σ_j
@@ -45,12 +56,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 from typing import NamedTuple
 
 import numpy as np
 import pyspiel
 from numba import njit
 
+from skip_ai.kernel import no_action_features
 from skip_ai.pyspiel_wrapper import load as load_kernel_game
 from skip_ai.pyspiel_wrapper import same_game
 
@@ -78,6 +91,8 @@ class Choices(NamedTuple):
     row: np.ndarray
     action: np.ndarray
     target: np.ndarray
+    features: np.ndarray | None = None
+    """The moves' action features ``(entries, F)``, for a model that reads them."""
 
 
 def param_count(dims: np.ndarray) -> int:
@@ -108,6 +123,10 @@ class PolicyValueNet:
     """``GameSpec.action_parts_version`` of ``parts`` (0 without them)."""
     head: np.ndarray | None = field(default=None, repr=False)
     """With ``parts``: the parts' rows ``(F × h)`` then their biases ``(F)``, flat."""
+    action_features: int = 0
+    """``GameSpec.action_features.VERSION`` of the action features the model reads (0: none)."""
+    feature_size: int = 0
+    """How many action features a move has (``GameSpec.action_features.SIZE``; 0: none)."""
 
     def __post_init__(self) -> None:
         if self.parts is not None and self.head is None:  # a head of zeros: a uniform prior
@@ -129,7 +148,37 @@ class PolicyValueNet:
     def head_span(self) -> slice:
         """Where the policy head (its rows and biases, or its parts') lies in
         :meth:`trainable`: between the hidden layers and the value head."""
-        return slice(_policy_offset(self.dims), self.trainable_size - int(self.dims[-2]) - 1)
+        tail = (1 + self.feature_size) * (int(self.dims[-2]) + 1)  # value head, features
+        return slice(_policy_offset(self.dims), self.trainable_size - tail)
+
+    @property
+    def feature_span(self) -> slice:
+        """Where the action features' ``U`` and ``c`` lie: the end of both ``params`` and
+        :meth:`trainable`; empty without them."""
+        k = self.feature_size * (int(self.dims[-2]) + 1)
+        return slice(-k, None) if k else slice(0, 0)
+
+    def with_action_features(self, version: int, size: int) -> PolicyValueNet:
+        """A copy that also reads ``size`` action features of ``version``, their weights zero:
+        it plays as this model does until trained."""
+        if self.feature_size:
+            raise ValueError("this model already reads action features")
+        if version < 1 or size < 1:
+            raise ValueError(f"action features version {version}, size {size}: both must be ≥ 1")
+        block = np.zeros(size * (int(self.dims[-2]) + 1))
+        return PolicyValueNet(
+            self.game,
+            self.dims.copy(),
+            np.concatenate([self.params, block]),
+            self.generation,
+            self.kind,
+            self.features,
+            None if self.parts is None else self.parts.copy(),
+            self.parts_version,
+            None if self.head is None else self.head.copy(),
+            version,
+            size,
+        )
 
     def trainable(self) -> np.ndarray:
         """The parameters a trainer updates and a file stores: ``params`` itself, or with
@@ -262,6 +311,14 @@ class PolicyValueNet:
                 f"this model reads observation version {self.features}; {game} now writes "
                 f"version {version} (retrain it)"
             )
+        module = getattr(getattr(game, "spec", None), "action_features", None)
+        if self.feature_size and module is not None:
+            if (self.action_features, self.feature_size) != (module.VERSION, module.SIZE):
+                raise ValueError(
+                    f"this model reads action features version {self.action_features} "
+                    f"({self.feature_size} a move); {game} now has version {module.VERSION} "
+                    f"({module.SIZE} a move) (retrain it)"
+                )
         if isinstance(game, pyspiel.Game):
             sizes = (game.observation_tensor_size(), game.num_distinct_actions())
             if (self.obs_size, self.num_actions) != sizes:
@@ -287,6 +344,8 @@ class PolicyValueNet:
                 num_actions=np.int64(self.num_actions),
                 generation=np.int64(self.generation),
                 action_parts=np.int64(self.parts_version),
+                action_features=np.int64(self.action_features),
+                action_feature_size=np.int64(self.feature_size),
                 dims=self.dims,
                 params=self.trainable().astype(np.float32),
             )
@@ -325,7 +384,10 @@ class PolicyValueNet:
             )
         version = int(data.get("action_parts", 0))
         parts = _parts_of(path, str(data["game"]), version) if version else None
-        expected = param_count(dims)
+        af, af_size = int(data.get("action_features", 0)), int(data.get("action_feature_size", 0))
+        if af < 0 or af_size < 0 or (af == 0) != (af_size == 0):
+            raise ValueError(f"{path}: action features version {af} with {af_size} features")
+        expected = param_count(dims) + af_size * (int(dims[-2]) + 1)
         if parts is not None:
             if len(parts) != dims[-1]:
                 raise ValueError(f"{path}: {len(parts)} action ids have parts, not {dims[-1]}")
@@ -340,12 +402,14 @@ class PolicyValueNet:
         net = cls(
             str(data["game"]),
             dims,
-            np.zeros(param_count(dims)),
+            np.zeros(param_count(dims) + af_size * (int(dims[-2]) + 1)),
             int(data["generation"]),
             str(data["kind"]),
             int(data["features"]),
             parts,
             version,
+            action_features=af,
+            feature_size=af_size,
         )
         net.set_trainable(params.astype(np.float64))
         if game is not None:
@@ -371,6 +435,8 @@ class PolicyValueNet:
                 and np.array_equal(net.dims, first.dims)
                 and net.parts_version == first.parts_version
                 and (net.parts is None) == (first.parts is None)
+                and (net.action_features, net.feature_size)
+                == (first.action_features, first.feature_size)
             )
             if not same:
                 raise ValueError(
@@ -386,6 +452,8 @@ class PolicyValueNet:
             features=first.features,
             parts=None if first.parts is None else first.parts.copy(),
             parts_version=first.parts_version,
+            action_features=first.action_features,
+            feature_size=first.feature_size,
         )
         out.set_trainable(np.mean([net.trainable() for net in nets], axis=0))
         return out
@@ -397,6 +465,7 @@ class PolicyValueNet:
         params = self.params.copy()
         off = _policy_offset(self.dims)
         params[off : off + self.dims[-1] * (self.dims[-2] + 1)] /= temperature
+        params[self.feature_span] /= temperature
         return params
 
     def forward(
@@ -404,7 +473,10 @@ class PolicyValueNet:
     ) -> tuple[np.ndarray | None, np.ndarray, list[np.ndarray]]:
         """Batch forward in numpy: logits ``(N, A)`` (None without ``policy``), values
         ``(N,)`` and the activations (input and each hidden layer) that :func:`fit`
-        back-propagates through."""
+        back-propagates through. A model that reads action features has no outputs without
+        a position's moves: only ``policy=False`` then."""
+        if policy and self.feature_size:
+            raise ValueError("a model with action features scores only listed moves")
         acts = [obs]
         off = 0
         h = obs
@@ -416,6 +488,21 @@ class PolicyValueNet:
         wv, bv, off = _take(self.params, off, 1, self.dims[-2])
         logits = h @ Wp.T + bp if policy else None
         return logits, np.tanh(h @ wv[0] + bv[0]), acts
+
+
+def features_module(net: PolicyValueNet | None, game) -> ModuleType:
+    """The action-features module kernel loops compute for ``net`` in ``game`` (a loaded game
+    of ours): the game's, if the model reads them, else the one with none."""
+    return game.spec.action_features if net is not None and net.feature_size else no_action_features
+
+
+def feature_size_of(dims: np.ndarray, params: np.ndarray) -> int:
+    """How many action features a model ``(dims, params)`` reads, from its parameters' count
+    (an actor receives the arrays, not the model)."""
+    extra = len(params) - param_count(dims)
+    if extra < 0 or extra % (int(dims[-2]) + 1):
+        raise ValueError(f"{len(params)} parameters do not fit layers {dims.tolist()}")
+    return extra // (int(dims[-2]) + 1)
 
 
 def factored_head(game) -> dict:
@@ -611,6 +698,8 @@ def fit_q(
     action taken regressed on the return ``target`` (in [-1, 1]) by squared error, and the
     value head on the same return (through its tanh); each batch's gradient is clipped to
     norm ``max_norm`` (as DouZero does) and applied by ``adam``. Returns the mean Q loss."""
+    if net.feature_size:
+        raise ValueError("deep Monte-Carlo here fits Q without action features")
     total = 0.0
     order = rng.permutation(len(obs))
     for start in range(0, len(obs), batch):
@@ -683,11 +772,12 @@ def fit_reinforce(
     the value head's squared error to the returns (the baseline learns as the policy does).
     Returns the mean weighted cross-entropy (the surrogate loss).
 
-    The policy head's steps are multiplied by ``temperature``: Adam's step is about ``lr``
-    whatever the gradient's scale, and the head's outputs are divided by the temperature
-    before the softmax, so an unscaled step would move the sampled policy 1 / temperature
-    times as far as the hidden layers' steps do (at 0.2, Brook's policy collapsed within a
-    few chunks). Scaled, ``lr`` means the same at every temperature."""
+    The policy head's (and the action features' weights') steps are multiplied by
+    ``temperature``: Adam's step is about ``lr`` whatever the gradient's scale, and the head's
+    outputs are divided by the temperature before the softmax, so an unscaled step would move
+    the sampled policy 1 / temperature times as far as the hidden layers' steps do (at 0.2,
+    Brook's policy collapsed within a few chunks). Scaled, ``lr`` means the same at every
+    temperature."""
     total = 0.0
     order = rng.permutation(len(obs))
     for start in range(0, len(obs), batch):
@@ -698,6 +788,7 @@ def fit_reinforce(
         grad, loss = _choice_gradient(net, x, c, v, temperature, advantage=True, baseline=b)
         step = adam.step(grad, lr)
         step[net.head_span] *= temperature
+        step[net.feature_span] *= temperature  # they add to the outputs as the head does
         net.apply(step, expand=False)
         total += loss * len(idx)
     net.expand_head()
@@ -723,7 +814,17 @@ def _choice_gradient(
     _, val, acts = net.forward(obs, policy=False)
     h = acts[-1]
     rows, bias = net.head_rows(c.action)
-    z = (np.einsum("ij,ij->i", rows, h[c.row]) + bias) / temperature
+    nf, d = net.feature_size, int(net.dims[-2])
+    if nf and (c.features is None or c.features.shape != (len(c.action), nf)):
+        raise ValueError(f"the model reads {nf} action features a move; the moves carry none")
+    z = np.einsum("ij,ij->i", rows, h[c.row]) + bias
+    if nf:
+        U = net.params[net.feature_span][: nf * d].reshape(nf, d)
+        cf = net.params[net.feature_span][nf * d :]
+        g = h @ U.T + cf  # (rows, F): each feature's weight in each row's position
+        phi = c.features.astype(np.float64)  # one dtype: numpy's mixed products are slow
+        z += np.einsum("ij,ij->i", phi, g[c.row])
+    z /= temperature
     starts = np.flatnonzero(np.r_[True, c.row[1:] != c.row[:-1]])
     sizes = np.diff(np.r_[starts, len(z)])
     z -= np.repeat(np.maximum.reduceat(z, starts), sizes)
@@ -736,9 +837,14 @@ def _choice_gradient(
     wv = net.params[_value_offset(net.dims) :][: net.dims[-2]]
     dh = np.outer(d_val, wv)
     dh[c.row[starts]] += np.add.reduceat(dz[:, None] * rows, starts, axis=0)
+    feature = []
+    if nf:
+        dg = np.add.reduceat(dz[:, None] * phi, starts, axis=0)  # (rows, F)
+        dh[c.row[starts]] += dg @ U
+        feature = [(dg.T @ h[c.row[starts]]).ravel(), dg.sum(axis=0)]
     grads = _backprop_hidden(net, acts, dh)
     head = net.head_gradient(c.action, dz[:, None] * h[c.row], dz)
-    grad = np.concatenate([*grads, head, d_val @ h, [d_val.sum()]])
+    grad = np.concatenate([*grads, head, d_val @ h, [d_val.sum()], *feature])
     return grad, float(loss_p)
 
 
@@ -781,11 +887,13 @@ def q_gradient(
 
 
 @njit(cache=True)
-def net_logits(dims, params, x, legal, n, out, scratch):
+def net_logits(dims, params, x, legal, n, out, scratch, feats):
     """Logits of the legal actions ``legal[:n]`` into ``out[:n]`` for observation ``x``;
-    returns the value. ``scratch`` holds ``2 × max(dims)`` floats. Only the policy rows of the
-    legal actions are computed, and each layer reads only its non-zero inputs (observations
-    are mostly zeros, and so are about half of the ReLU outputs), gathered once per layer."""
+    returns the value. ``scratch`` holds ``2 × max(dims)`` floats; ``feats`` the moves'
+    action features, ``(≥ n, F)`` for a model that reads F of them, ``(0, 0)`` for one that
+    reads none. Only the policy rows of the legal actions are computed, and each layer reads
+    only its non-zero inputs (observations are mostly zeros, and so are about half of the ReLU
+    outputs), gathered once per layer."""
     layers = dims.shape[0]
     width = 0
     for i in range(layers):
@@ -818,7 +926,21 @@ def net_logits(dims, params, x, legal, n, out, scratch):
     acc = params[off + d]
     for k in range(nz):
         acc += params[off + idx[k]] * h[k]
+    off += d + 1
+    nf = feats.shape[1]
+    if n > 0:  # the action features' term: each feature's weight, U_f · h + c_f, once
+        for f in range(nf):
+            g = params[off + nf * d + f]
+            base = off + f * d
+            for k in range(nz):
+                g += params[base + idx[k]] * h[k]
+            for i in range(n):
+                out[i] += feats[i, f] * g
     return np.tanh(acc)
+
+
+NO_FEATURES = np.zeros((0, 0))
+"""The ``feats`` of :func:`net_logits` for a model without action features."""
 
 
 @njit(cache=True, inline="always")

@@ -285,6 +285,16 @@ class KernelState(pyspiel.State):
         out.fill(0.0)
         self.spec.kernel.observation(self._s, player, out)
 
+    def write_action_features(self, legal: np.ndarray, out: np.ndarray) -> None:
+        """The action features (``GameSpec.action_features``) of the legal moves ``legal``
+        of the player to move, into ``out[: len(legal)]``."""
+        features = self.spec.action_features
+        if out.ndim != 2 or out.shape[0] < len(legal) or out.shape[1] < features.SIZE:
+            raise ValueError(
+                f"{out.shape} cannot hold {features.SIZE} features of {len(legal)} moves"
+            )
+        features.write(self._s, self._cur, np.asarray(legal, np.int64), len(legal), out)
+
     def _check_player(self, player: int | None) -> int:
         p = self._cur if player is None else int(player)
         n = int(self._s[H_PLAYERS])

@@ -9,6 +9,7 @@ from conftest import random_states
 from agents import make_agent
 from agents.ismcts_kernel import FIRST, KEY, M_EVALS, M_ITERATIONS, META_SIZE, NEXT, PRIOR
 from agents.model import (
+    NO_FEATURES,
     Choices,
     PolicyValueNet,
     _choice_gradient,
@@ -68,7 +69,9 @@ def test_numba_forward_equals_numpy(hidden):
     logits, values, _ = net.forward(obs)
     legal = np.array([0, 7, 54], np.int64)
     out = np.empty(3)
-    v = net_logits(net.dims, net.params, obs[1], legal, 3, out, np.empty(2 * net.dims.max()))
+    v = net_logits(
+        net.dims, net.params, obs[1], legal, 3, out, np.empty(2 * net.dims.max()), NO_FEATURES
+    )
     assert np.allclose(out, logits[1, legal]) and np.isclose(v, values[1])
 
 

@@ -35,33 +35,35 @@ from skip_ai.games.chains import (
     CH_CELL,
     MAX_W,
     RED_CARDS,
-    chain_value,
     colour,
-    columns_n,
     decode,
     grid_width,
     links_of,
     row_cells,
     spans,
 )
+from skip_ai.games.chains.wants import (
+    MINE,
+    OTHER,
+    THEIRS,
+    chain_gain,
+    in_play,
+    links_with,
+    low_rank,
+    mark_wants,
+    rank_neighbours,
+)
 from skip_ai.kernel.bits import bit, lowest, popcount
 from skip_ai.kernel.rng import below
-from skip_ai.kernel.state import H_CUR, H_PLAYERS, HAND, KNOWN, team_of
+from skip_ai.kernel.state import H_CUR, HAND, team_of
 
 WEIGHT_NAMES = ("link", "gift", "block", "spoil", "keep", "seed_mine", "seed_other", "foreign")
 WEIGHTS = np.array([1.0, 1.0, 2.0, 1.0, 4.0, 0.6, 0.3, 0.5])
 LINK, GIFT, BLOCK, SPOIL, KEEP, SEED_MINE, SEED_OTHER, FOREIGN = range(8)
 
-MINE, OTHER, THEIRS = 0, 1, 2
-"""Who wants an empty cell: it is next to our card whose rank neighbour I hold, next to ours
-whose neighbour someone else may hold, next to theirs. A cell's *kind* is the set of them, a
-3-bit number (bit ``MINE`` ...)."""
 KINDS = 8
-TWOS = np.int64(1) | np.int64(1) << 13 | np.int64(1) << 26 | np.int64(1) << 39
-ACES = TWOS << 12
-DECK_52 = (np.int64(1) << 52) - 1
-DECK_36 = DECK_52 & ~(TWOS * 15)
-"""The cards of each deck: the 36-card deck has no ranks 2..5."""
+"""A cell's *kind*: the set of who wants it (``skip_ai.games.chains.wants``), a 3-bit number
+(bit ``MINE``, ``OTHER``, ``THEIRS``)."""
 # scratch layout (int64): the open cells of each row by kind, how many of each kind, the kinds
 # best first, the cells next to a card's rank neighbours
 CELLS = 0
@@ -69,51 +71,6 @@ COUNT = KINDS * MAX_W
 ORDER = COUNT + KINDS
 EXCL = ORDER + KINDS
 BUF = EXCL + 8
-
-
-@njit(cache=True, inline="always")
-def _rank_neighbours(c, low):
-    """The cards one rank below and above ``c`` in its suit, -1 where the deck has none
-    (``low``: the index of the deck's lowest rank, 0 or 4)."""
-    r = c % 13
-    return (c - 1 if r > low else -1), (c + 1 if r < 12 else -1)
-
-
-@njit(cache=True, inline="always")
-def _next_to(m):
-    """The cards one rank away, in their suit, from a card of ``m``."""
-    return ((m >> 1) & ~ACES) | ((m << 1) & ~TWOS)
-
-
-@njit(cache=True, inline="always")
-def _mark(s, wanted, k, m, width):
-    """Mark in ``wanted[k]`` (row masks) the cells next to the cards of ``m``."""
-    while m:
-        _, r, col = decode(s, s[CH_CELL + lowest(m)])
-        m &= m - 1
-        b = bit(col)
-        wanted[k, r] |= (b << 1) | (b >> 1)  # only open (empty) cells are ever read
-        if r > 0:
-            wanted[k, r - 1] |= b
-        if r < width - 1:
-            wanted[k, r + 1] |= b
-
-
-@njit(cache=True, inline="always")
-def _in_play(s, cur, held, ours):
-    """(cards in some hand, ours that may still come from a partner: in play, not mine and
-    not drawn from me by the opposite seat)."""
-    in_hands = np.int64(0)
-    for seat in range(s[H_PLAYERS]):
-        in_hands |= s[HAND + seat]
-    maybe = in_hands & ours & ~held
-    m = maybe
-    while m:
-        y = lowest(m)
-        m &= m - 1
-        if (s[KNOWN + y] >> cur) & 1:
-            maybe &= ~bit(y)
-    return in_hands, maybe
 
 
 @njit(cache=True, inline="always")
@@ -155,18 +112,9 @@ def _kind_of(s, buf, z):
 
 @njit(cache=True, inline="always")
 def _gain(w, team, new, c):
-    """What card ``c`` adds to the chains of its colour once the table's links are ``new``,
-    weighted: for us (``link``) or against us (``gift``). It joins the run of links below it
-    (ending at link c - 1) and the one above it (from link c)."""
-    down = 0
-    while down < c and new >> (c - 1 - down) & 1:
-        down += 1
-    up = lowest(~(new >> c))
-    v = chain_value(c - down, down + up + 1) if down + up > 0 else 0
-    if down >= 2:
-        v -= chain_value(c - down, down)
-    if up >= 2:
-        v -= chain_value(c + 1, up)
+    """What card ``c`` adds to the chains of its colour once the table's links are ``new``
+    (``wants.chain_gain``), weighted: for us (``link``) or against us (``gift``)."""
+    v = chain_gain(new, c)
     return w[LINK] * v if colour(c) == team else -w[GIFT] * v
 
 
@@ -249,14 +197,11 @@ def act(s, rng, w):
     held = s[HAND + cur]
     width = grid_width(s)
     size = width * width
-    low = 0 if columns_n(s) == 13 else 4
+    low = low_rank(s)
     ours = RED_CARDS if team == 0 else BLACK_CARDS
-    in_hands, maybe = _in_play(s, cur, held, ours)
-    placed = (DECK_52 if low == 0 else DECK_36) & ~in_hands
+    in_hands, maybe = in_play(s, cur, held, ours)
     wanted = np.zeros((3, MAX_W), np.int64)
-    _mark(s, wanted, MINE, placed & ours & _next_to(held & ours), width)
-    _mark(s, wanted, OTHER, placed & ours & _next_to(maybe), width)
-    _mark(s, wanted, THEIRS, placed & ~ours & _next_to(in_hands & ~ours & ~held), width)
+    mark_wants(s, wanted, ours, held, in_hands, maybe, width)
     buf = np.empty(BUF, np.int64)
     _sort_cells(s, width, wanted, buf)
     _order_kinds(w, buf)
@@ -268,7 +213,7 @@ def act(s, rng, w):
         c = lowest(m)
         m &= m - 1
         mine = colour(c) == team
-        lo, up = _rank_neighbours(c, low)
+        lo, up = rank_neighbours(c, low)
         base = _card_value(w, c, mine, lo, up, held, maybe)
         _excluded(s, lo, up, width, buf)
         for i in range(EXCL, EXCL + 8):  # next to a rank neighbour: a link, or a gift
@@ -276,11 +221,7 @@ def act(s, rng, w):
             k = _kind_of(s, buf, z) if z >= 0 else -1
             if k < 0:
                 continue
-            new = links
-            if lo >= 0 and s[CH_CELL + lo] >= 0 and abs(z - s[CH_CELL + lo]) in (1, width):
-                new |= bit(lo)
-            if up >= 0 and s[CH_CELL + up] >= 0 and abs(z - s[CH_CELL + up]) in (1, width):
-                new |= bit(c)
+            new = links_with(s, links, c, z, lo, up, width)
             v = base + _gain(w, team, new, c) + w[BLOCK] * (k >> THEIRS & 1)
             take, best, n_best = better(v, best, n_best, rng)
             if take:
@@ -293,7 +234,7 @@ def act(s, rng, w):
                     card, kind, cell = c, k, -1
                 break
     if kind >= 0:
-        lo, up = _rank_neighbours(card, low)
+        lo, up = rank_neighbours(card, low)
         _excluded(s, lo, up, width, buf)
         cell = _cell_of_kind(s, buf, kind, width, rng)
     return card * size + cell

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any
 
 import numpy as np
 
 from skip_ai.games import text
+from skip_ai.kernel import no_action_features
 from skip_ai.kernel.state import CHANCE, NUM_PARAMS
 
 TURN_CAPS = (1, 2, 3, 5, 10, 20, 50, 100, 200, 300, 500, 1000)
@@ -165,6 +167,10 @@ class GameSpec:
     action_parts_version: int = 1
     """Raised whenever ``action_parts`` changes, so that a model fitted to the old parts is
     refused."""
+    action_features: ModuleType = no_action_features
+    """The game's action-features module (:mod:`skip_ai.kernel.no_action_features` says what
+    one holds): a small vector per legal move, from what the mover knows, that a model reads
+    beside the observation. The default has none."""
 
     @property
     def seat_teams(self) -> text.TeamNames:

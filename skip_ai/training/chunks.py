@@ -16,6 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from agents.heuristics import heuristic_module, heuristic_weights
+from agents.model import feature_size_of
+from skip_ai.kernel import no_action_features
 from skip_ai.kernel.rng import base_seed
 from skip_ai.pyspiel_wrapper import KernelGame, load
 from skip_ai.training.dmc_actor import dmc_actor
@@ -141,18 +143,27 @@ def play_reinforce_chunk(
     (:mod:`skip_ai.training.reinforce_actor`): ``actions`` are the moves played, ``target``
     the movers' returns, ``moves`` the legal moves with 1 at the one played; with
     ``duplicate``, ``base`` the return of the heuristic in the model's seats on each deal; in a
-    ``self_play`` share of the games the model plays every seat."""
+    ``self_play`` share of the games the model plays every seat. A model that reads action
+    features has its moves' features in ``moves.features``."""
     t0 = time.process_time()
     g = cached_game(game)
+    features = g.spec.action_features if feature_size_of(dims, params) else no_action_features
+    if feature_size_of(dims, params) != features.SIZE:
+        raise ValueError(
+            f"the model reads {feature_size_of(dims, params)} action features a move; "
+            f"{game} has {features.SIZE}"
+        )
     margin = g.max_game_length()
     obs = np.zeros((size, g.obs_size), np.float32)
     offsets = np.zeros(size + 1, np.int64)
     legal = np.zeros((size + margin) * ENTRIES_PER_ROW, np.int64)
+    feats = np.zeros((len(legal), features.SIZE), np.float32)
     chosen = np.zeros(size, np.int64)
     target = np.zeros(size, np.float64)
     base = np.zeros(size, np.float64)
     lo = g.min_utility()
-    games, rows = reinforce_actor(g.spec.kernel, heuristic_module(g.spec.kernel)).play(
+    actor = reinforce_actor(g.spec.kernel, heuristic_module(g.spec.kernel), features)
+    games, rows = actor.play(
         g.spec.encode(g.resolved),
         np.uint64(base_seed(seed)),
         first,
@@ -171,12 +182,16 @@ def play_reinforce_chunk(
         duplicate,
         base,
         self_play,
+        feats,
     )
     if games == 0:
         raise ValueError(f"a chunk of {size} samples cannot hold one game of {game}: raise chunk")
     end = int(offsets[rows])
     played = (legal[:end] == np.repeat(chosen[:rows], np.diff(offsets[: rows + 1]))).astype(float)
-    moves = TeacherSamples(obs[:rows], offsets[: rows + 1], legal[:end], played, target[:rows])
+    kept = feats[:end] if features.SIZE else None
+    moves = TeacherSamples(
+        obs[:rows], offsets[: rows + 1], legal[:end], played, target[:rows], features=kept
+    )
     cpu = time.process_time() - t0
     baseline = base[:rows] if duplicate else None
     return Chunk(obs[:rows], chosen[:rows], target[:rows], int(games), cpu, moves, baseline)

@@ -54,7 +54,10 @@ heuristic got in the model's seats on the same deal (each game is first played b
 heuristic alone from the same seed). ``self_play = p`` (default 0) plays a share ``p`` of
 the games with the model in every seat instead, learning every seat's moves, so the model also
 meets an opponent as strong as itself (not with the duplicate baseline, which needs the
-heuristic's side); ``lr``, ``batch``, ``chunk``, the budget, the
+heuristic's side). ``action_features = true`` gives ``start`` the game's action features
+(``GameSpec.action_features``: a few numbers per legal move, such as what a card adds to the
+chains at that cell in Chains) with zero weights, if it has none, so the run learns what they
+are worth from the model's own play on. ``lr``, ``batch``, ``chunk``, the budget, the
 evaluation and ``actors`` mean what they mean above. Its layers come from ``start``, so
 ``hidden``, ``action_parts``, the exploration, the heuristic's share and guidance and
 imitation are refused with it. The run's identity holds ``start``'s SHA-256: a changed file
@@ -125,6 +128,7 @@ _DEFAULTS: dict[str, Any] = {
     "temperature": 0.2,
     "baseline": "value",
     "self_play": 0.0,
+    "action_features": False,
 }
 METHODS = ("dmc", "reinforce")
 BASELINES = ("value", "duplicate")
@@ -196,6 +200,9 @@ class TrainConfig:
     """Policy gradient: the value head's estimate, or the heuristic's return on the same deal."""
     self_play: float = 0.0
     """Policy gradient: the share of games with the model in every seat."""
+    action_features: bool = False
+    """Policy gradient: ``start`` gains the game's action features (zero weights) if it has
+    none."""
 
     def identity(self) -> dict:
         """What a resumed run must share with the run that wrote the folder (the budget may
@@ -211,6 +218,8 @@ class TrainConfig:
             del ident["self_play"]
         if self.parts == 1:  # likewise
             del ident["parts"]
+        if not self.action_features:  # likewise
+            del ident["action_features"]
         ident["hidden"] = list(self.hidden)
         ident["references"] = list(self.references)
         for key in ("heuristic_share", "heuristic_guide", "imitation", "action_parts"):
@@ -337,6 +346,7 @@ def _load_one(path: Path, raw: dict) -> TrainConfig:
         temperature=float(c["temperature"]),
         baseline=c["baseline"],
         self_play=float(c["self_play"]),
+        action_features=c["action_features"],
     )
 
 
@@ -426,7 +436,13 @@ def _check_method(c: dict, raw: dict, game: KernelGame) -> str | None:
         raise ValueError(
             'self_play: a self-play game has no heuristic side for baseline = "duplicate"'
         )
+    if not isinstance(c["action_features"], bool):
+        raise ValueError(f"action_features must be true or false (got {c['action_features']!r})")
+    if c["action_features"] and not game.spec.action_features.SIZE:
+        raise ValueError(f"action_features: {game} has none (GameSpec.action_features)")
     if c["method"] == "dmc":
+        if c["action_features"]:
+            raise ValueError('action_features are learned by method = "reinforce" only')
         if "self_play" in raw:
             raise ValueError('self_play is for method = "reinforce"; dmc uses heuristic_share')
         if c["start"] is not None:

@@ -312,6 +312,9 @@ def _start(config: TrainConfig, game: KernelGame) -> State:
     if config.method == "reinforce":
         net = PolicyValueNet.load(config.start, game)
         net.kind = "policy_value"  # its outputs are a policy's logits, whatever made them
+        module = game.spec.action_features
+        if config.action_features and not net.feature_size:
+            net = net.with_action_features(module.VERSION, module.SIZE)
     else:
         net = _fresh(config, game)
     path = config.out / "checkpoint.npz"

@@ -75,6 +75,7 @@ def dmc_actor(K, P) -> SimpleNamespace:
         legal = np.empty(MAX_ACTIONS, np.int64)
         q = np.empty(MAX_ACTIONS, np.float64)
         scratch = np.empty(2 * dims.max(), np.float64)
+        no_features = np.zeros((0, 0))  # deep Monte-Carlo fits no action features
         x = np.zeros(dims[0], np.float64)
         rng = np.empty(1, np.uint64)
         initial = K.init(params)
@@ -108,7 +109,7 @@ def dmc_actor(K, P) -> SimpleNamespace:
                 elif guide > 0.0 and uniform(rng) < guide:
                     a = P.act(s, rng, hweights)
                 else:
-                    net_logits(dims, qparams, x, legal, n, q, scratch)
+                    net_logits(dims, qparams, x, legal, n, q, scratch, no_features)
                     a = legal[np.argmax(q[:n])]
                 if rows < cap:
                     obs[rows, :] = x

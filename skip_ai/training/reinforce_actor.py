@@ -43,8 +43,9 @@ own generators."""
 
 
 @kernel_family
-def reinforce_actor(K, P) -> SimpleNamespace:
-    """The loop of game kernel module ``K`` with ``P`` as the heuristic opponent."""
+def reinforce_actor(K, P, A) -> SimpleNamespace:
+    """The loop of game kernel module ``K`` with ``P`` as the heuristic opponent and ``A`` the
+    action-features module the model reads (``skip_ai.kernel.no_action_features`` for none)."""
 
     @njit(cache=True)
     def play(
@@ -66,11 +67,14 @@ def reinforce_actor(K, P) -> SimpleNamespace:
         duplicate,
         base,
         self_play,
+        features_out,
     ):
         """Play games ``first, first+1, …`` of the game with kernel params ``params`` until
         one no longer fits in the buffers: ``obs`` (rows × observation size, zeroed by the
         caller), ``offsets`` (rows + 1: row ``r``'s legal moves are
-        ``legal_out[offsets[r]:offsets[r+1]]``), ``legal_out``, ``chosen`` and ``target``.
+        ``legal_out[offsets[r]:offsets[r+1]]``), ``legal_out``, ``chosen`` and ``target``;
+        ``features_out`` (as many rows as ``legal_out``, ``A.SIZE`` columns): each listed
+        move's action features.
         ``lo``/``span``: the game's minimum utility and utility range; ``sides``: seat masks,
         one per side; ``duplicate``: write ``base`` (rows) as above; ``self_play``: the share of
         games with the model in every seat. Returns (games played,
@@ -80,6 +84,7 @@ def reinforce_actor(K, P) -> SimpleNamespace:
         z = np.empty(MAX_ACTIONS, np.float64)
         scratch = np.empty(2 * dims.max(), np.float64)
         x = np.zeros(dims[0], np.float64)
+        feats = np.zeros((MAX_ACTIONS if A.SIZE else 0, A.SIZE))
         rng = np.empty(1, np.uint64)
         pick = np.empty(1, np.uint64)
         initial = K.init(params)
@@ -130,11 +135,14 @@ def reinforce_actor(K, P) -> SimpleNamespace:
                     break
                 x[:] = 0.0
                 K.observation(s, cur, x)
-                net_logits(dims, wparams, x, legal, n, z, scratch)
+                A.write(s, cur, legal, n, feats)
+                net_logits(dims, wparams, x, legal, n, z, scratch, feats)
                 a = legal[_draw(z, n, temperature, uniform(rng))]
                 obs[rows, :] = x
                 m = offsets[rows]
                 legal_out[m : m + n] = legal[:n]
+                if A.SIZE:
+                    features_out[m : m + n] = feats[:n]
                 offsets[rows + 1] = m + n
                 chosen[rows] = a
                 mover[rows] = cur

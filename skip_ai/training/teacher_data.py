@@ -51,6 +51,7 @@ class TeacherSamples:
     probs: np.ndarray  # (M,) float64, each row's sum 1
     value: np.ndarray  # (N,) float64: the mover's final return mapped to [-1, 1]
     cpu: float = 0.0  # CPU seconds spent playing them, in whichever process played them
+    features: np.ndarray | None = None  # (M, F): each listed move's action features, if kept
 
     def __len__(self) -> int:
         return len(self.obs)
@@ -65,10 +66,13 @@ class TeacherSamples:
             self.probs[:end],
             self.value[:n],
             self.cpu,
+            None if self.features is None else self.features[:end],
         )
 
     def save(self, path: Path) -> None:
         """Write the samples as ``.npz`` (no pickles), atomically (temporary name, rename)."""
+        if self.features is not None:  # a teacher's samples never carry them
+            raise ValueError("samples with action features are not saved to a file")
         tmp = path.with_name(f".{path.name}.tmp")
         with open(tmp, "wb") as f:
             np.savez(f, **{k: getattr(self, k) for k in _FIELDS}, cpu=np.float64(self.cpu))
@@ -118,7 +122,9 @@ class TeacherSamples:
         ``power`` and renormalised (above 1, closer to the move the teacher plays)."""
         which, at = self._entries(rows)
         p = self.probs[at] ** power
-        return Choices(which, self.actions[at], p / np.bincount(which, p, len(rows))[which])
+        target = p / np.bincount(which, p, len(rows))[which]
+        features = None if self.features is None else self.features[at]
+        return Choices(which, self.actions[at], target, features)
 
     @staticmethod
     def concat(parts: list[TeacherSamples], obs_size: int) -> TeacherSamples:
@@ -138,6 +144,7 @@ class TeacherSamples:
             np.concatenate([p.probs for p in parts]),
             np.concatenate([p.value for p in parts]),
             sum(p.cpu for p in parts),
+            None if parts[0].features is None else np.concatenate([p.features for p in parts]),
         )
 
 

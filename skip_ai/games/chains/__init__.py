@@ -31,7 +31,9 @@ its attributes below are the kernel functions and the names the heuristic player
 - ``deal``: the initial state, the chance nodes and the blind draws; ``table``: where a card
   may go and placing it; ``moves``: legal actions and applying one;
 - ``scoring``: links, chains and the outcome; ``observation_tensor``; ``worlds``: the
-  resampler;
+  resampler; ``wants``: who wants which open cell, and what a card adds to the chains (the
+  heuristic's and the action features' arithmetic); ``action_features``: a few numbers per
+  legal move for a learned model (``GameSpec.action_features``);
 - ``text`` and ``spec``: the Python side, registered with pyspiel on import.
 """
 

@@ -1,5 +1,5 @@
 """Chains' declarations for the generic pyspiel wrapper: names, parameters, sizes, the action
-parts, text."""
+parts and features, text."""
 
 import sys
 
@@ -8,6 +8,7 @@ import numpy as np
 from skip_ai.games.spec import DECK_36_52, PLAYERS_4_6, GameSpec
 from skip_ai.kernel.state import NUM_CARDS
 
+from . import action_features
 from .layout import draws_per_seat
 from .observation_tensor import OBS_SIZE
 from .text import TEAM_NAMES, _known_lines, _public_lines, _title, action_to_string
@@ -38,6 +39,7 @@ SPEC = GameSpec(
     num_players=lambda p: p["players"],
     num_distinct_actions=_actions,
     action_parts=_action_parts,
+    action_features=action_features,
     max_chance_outcomes=lambda p: 54,
     max_game_length=lambda p: (
         2 * p["deck"] + p["players"] * draws_per_seat(p["players"], p["deck"])
