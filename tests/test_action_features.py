@@ -9,12 +9,14 @@ from agents import make_agent
 from agents.learned import LearnedBot
 from agents.model import (
     NO_FEATURES,
+    Adam,
     Choices,
     PolicyValueNet,
     _choice_gradient,
     factored_head,
     feature_size_of,
     fit_q,
+    fit_reinforce,
     net_logits,
 )
 from skip_ai.kernel.rng import base_seed, derive, make_rng
@@ -234,6 +236,8 @@ def test_a_run_gives_its_start_the_features_and_learns_their_weights(tmp_path):
         (CHAINS, "action_features = 1", "action_features must be true or false"),
         ("skip_brook", "action_features = true", "action_features: skip_brook.* has none"),
         (CHAINS, 'action_features = true\nmethod = "dmc"\nhidden = [4]', "reinforce. only"),
+        (CHAINS, "action_features = true\nfeatures_lr = 0", "features_lr must be a finite"),
+        (CHAINS, 'features_lr = 0.01\nmethod = "dmc"\nhidden = [4]', "features_lr is for method"),
     ],
 )
 def test_bad_action_features_configs_are_refused(tmp_path, game, line, message):
@@ -246,3 +250,27 @@ def test_bad_action_features_configs_are_refused(tmp_path, game, line, message):
     path.write_text(f'name = "x"\ngame = "{game}"\n{start}decisions = 10\n{line}\n')
     with pytest.raises(TrainConfigError, match=message):
         load_train_config(path)
+
+
+def test_features_lr_steps_the_features_weights_alone():
+    """The same batch learned with ``features_lr`` ten times ``lr``: the features' own weights
+    ``c`` move ten times as far, everything else as far as without it."""
+    rng = np.random.default_rng(8)
+    obs, ret = rng.normal(size=(4, 6)), np.array([1.0, -1.0, 1.0, -1.0])
+    c = Choices(
+        np.array([0, 0, 1, 1, 2, 2, 3, 3]),
+        np.array([1, 4, 0, 2, 3, 4, 0, 1]),
+        np.array([0, 1, 1, 0, 1, 0, 0, 1.0]),
+        rng.normal(size=(8, F)),
+    )
+    moved = []
+    for features_lr in (None, 1e-2):
+        net = _net()
+        before = net.trainable().copy()
+        fit_reinforce(
+            net, obs, lambda rows: c, ret, Adam(net.trainable_size), 1e-3, 4,
+            np.random.default_rng(0), 0.5, features_lr=features_lr,
+        )  # fmt: skip
+        moved.append(net.trainable() - before)
+    assert np.allclose(moved[1][-F:], 10 * moved[0][-F:])
+    assert np.allclose(moved[1][:-F], moved[0][:-F])

@@ -163,7 +163,6 @@ def test_a_link_next_to_the_first_card():
     assert f[af._LINKS] == 0.5 and f[af._PLACED_NB] == 0.5 and f[af._HELD_NB] == 0.5
     assert f[af._KEEP] == f[af._LAST] == f[af._BLOCK] == 0
     assert f[af._OCCUPIED] == 0.25 and f[af._RANK] == 5 / 12 and f[af._FACE] == 0
-    assert f[af._HAND] == 8 / 13 and f[af._TABLE] == 4 / 36
 
 
 def test_filling_the_last_cell_next_to_my_card_spoils_it():

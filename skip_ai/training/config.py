@@ -57,7 +57,8 @@ meets an opponent as strong as itself (not with the duplicate baseline, which ne
 heuristic's side). ``action_features = true`` gives ``start`` the game's action features
 (``GameSpec.action_features``: a few numbers per legal move, such as what a card adds to the
 chains at that cell in Chains) with zero weights, if it has none, so the run learns what they
-are worth from the model's own play on. ``lr``, ``batch``, ``chunk``, the budget, the
+are worth from the model's own play on, at their own step ``features_lr`` (default ``lr``).
+``lr``, ``batch``, ``chunk``, the budget, the
 evaluation and ``actors`` mean what they mean above. Its layers come from ``start``, so
 ``hidden``, ``action_parts``, the exploration, the heuristic's share and guidance and
 imitation are refused with it. The run's identity holds ``start``'s SHA-256: a changed file
@@ -129,6 +130,7 @@ _DEFAULTS: dict[str, Any] = {
     "baseline": "value",
     "self_play": 0.0,
     "action_features": False,
+    "features_lr": None,
 }
 METHODS = ("dmc", "reinforce")
 BASELINES = ("value", "duplicate")
@@ -203,6 +205,9 @@ class TrainConfig:
     action_features: bool = False
     """Policy gradient: ``start`` gains the game's action features (zero weights) if it has
     none."""
+    features_lr: float | None = None
+    """Policy gradient: the Adam step of the action features' own weights ``c`` (None:
+    ``lr``)."""
 
     def identity(self) -> dict:
         """What a resumed run must share with the run that wrote the folder (the budget may
@@ -220,6 +225,8 @@ class TrainConfig:
             del ident["parts"]
         if not self.action_features:  # likewise
             del ident["action_features"]
+        if self.features_lr is None:  # likewise
+            del ident["features_lr"]
         ident["hidden"] = list(self.hidden)
         ident["references"] = list(self.references)
         for key in ("heuristic_share", "heuristic_guide", "imitation", "action_parts"):
@@ -347,6 +354,7 @@ def _load_one(path: Path, raw: dict) -> TrainConfig:
         baseline=c["baseline"],
         self_play=float(c["self_play"]),
         action_features=c["action_features"],
+        features_lr=None if c["features_lr"] is None else float(c["features_lr"]),
     )
 
 
@@ -440,7 +448,12 @@ def _check_method(c: dict, raw: dict, game: KernelGame) -> str | None:
         raise ValueError(f"action_features must be true or false (got {c['action_features']!r})")
     if c["action_features"] and not game.spec.action_features.SIZE:
         raise ValueError(f"action_features: {game} has none (GameSpec.action_features)")
+    f_lr = c["features_lr"]
+    if f_lr is not None and not (_is_number(f_lr) and 0 < f_lr <= 1):
+        raise ValueError(f"features_lr must be a finite number in (0, 1] (got {f_lr!r})")
     if c["method"] == "dmc":
+        if f_lr is not None:
+            raise ValueError('features_lr is for method = "reinforce"')
         if c["action_features"]:
             raise ValueError('action_features are learned by method = "reinforce" only')
         if "self_play" in raw:

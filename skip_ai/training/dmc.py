@@ -241,7 +241,9 @@ def _fit(config: TrainConfig, state: State, chunk: Chunk, rng: np.random.Generat
     if config.method == "reinforce":
         moves = functools.partial(chunk.moves.choices, power=1.0)
         t, base = config.temperature, chunk.base
-        return fit_reinforce(net, chunk.obs, moves, chunk.target, adam, lr, batch, rng, t, base)
+        return fit_reinforce(
+            net, chunk.obs, moves, chunk.target, adam, lr, batch, rng, t, base, config.features_lr
+        )
     return fit_q(net, chunk.obs, chunk.actions, chunk.target, adam, lr, batch, rng)
 
 

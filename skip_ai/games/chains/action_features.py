@@ -36,23 +36,22 @@ The features, in order (index: name — meaning, scale):
 13: occupied — occupied cells orthogonally next to z, / 4.
 14: rank — the card's rank, (rank - 2) / 12.
 15: face — the card's face bonus in a chain (J 2, Q 3, K 4, A 5), / 5.
-16: hand — cards in the mover's hand, / 13.
-17: table — cards on the table, / the deck's size.
+
+Nothing that is the same for every move of a position (the cards in hand, on the table): a
+policy's softmax over the moves cannot use it (the observation carries it).
 """
 
 import numpy as np
 from numba import njit
 
 from skip_ai.kernel.bits import bit, lowest, popcount
-from skip_ai.kernel.state import HAND, param, team_of
+from skip_ai.kernel.state import HAND, team_of
 
 from .layout import (
     BLACK_CARDS,
     CH_CELL,
-    CH_PLACED,
     CH_ROWS,
     MAX_W,
-    P_DECK,
     RED_CARDS,
     colour,
     grid_width,
@@ -73,7 +72,7 @@ from .wants import (
 )
 
 VERSION = 1
-SIZE = 18
+SIZE = 16
 
 (
     _OWN,
@@ -92,8 +91,6 @@ SIZE = 18
     _OCCUPIED,
     _RANK,
     _FACE,
-    _HAND,
-    _TABLE,
 ) = range(SIZE)
 
 _SEALED, _LOST = 3, 4
@@ -156,8 +153,6 @@ def write(s, cur, legal, n, out):
     _mark_last(s, wanted, _SEALED, placed & ~ours & next_to(theirs_in_play), open_rows, width)
     _mark_last(s, wanted, _LOST, placed & ours & next_to((held & ours) | maybe), open_rows, width)
     links = links_of(s, CH_CELL, width)
-    hand = popcount(held) / 13.0
-    table = s[CH_PLACED] / param(s, P_DECK)
     for i in range(n):
         c, r, col = decode(s, legal[i])
         z = r * width + col
@@ -195,5 +190,3 @@ def write(s, cur, legal, n, out):
         o[_OCCUPIED] = _occupied(s, r, col, width) * 0.25
         o[_RANK] = rank / 12.0
         o[_FACE] = (rank - 7) / 5.0 if rank >= 9 else 0.0
-        o[_HAND] = hand
-        o[_TABLE] = table
