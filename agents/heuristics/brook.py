@@ -31,11 +31,16 @@ import numpy as np
 from numba import njit
 
 from agents.heuristics._pick import better
-from agents.heuristics._tricks import hidden_cards, opponents_may_hold, table_is_ours
 from skip_ai.games import brook as K
 from skip_ai.kernel.bits import lowest, popcount
 from skip_ai.kernel.state import H_CUR, param
-from skip_ai.kernel.tricks import TK_LAST_CARD, TK_TABLE
+from skip_ai.kernel.tricks import (
+    TK_LAST_CARD,
+    TK_TABLE,
+    hidden_cards,
+    opponents_may_hold,
+    table_is_ours,
+)
 
 WEIGHT_NAMES = ("danger", "lead_danger", "spend_lowest", "spend_rank", "concede")
 WEIGHTS = np.array([1.0, 0.0, 1.5, 0.5, 1.5], np.float64)

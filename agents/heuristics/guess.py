@@ -28,10 +28,10 @@ import numpy as np
 from numba import njit
 
 from agents.heuristics._pick import better
-from agents.heuristics._tricks import hidden_cards, holds_one_chance
 from skip_ai.games import guess as K
 from skip_ai.kernel.bits import lowest
 from skip_ai.kernel.state import H_CUR, H_PLAYERS, copy_into, next_seat, param
+from skip_ai.kernel.tricks import hidden_cards, holds_one_chance
 
 WEIGHT_NAMES = ("follow", "extreme", "joker")
 WEIGHTS = np.array([10.0, 2.0, 1.0], np.float64)

@@ -25,9 +25,10 @@ Knowledge: hand sizes are public, so a pass by a player holding cards without
 could have been placed (``prove_absent_mask``), and the default resampler respects that. With
 ``voluntary_pass`` a pass proves nothing. ``remove4``'s cards lie face down, seen by nobody.
 
-State (after the trick slots of ``kernel.tricks``): rows are numbered upwards, the first
-card's suit at ``CENTER``; since every new row opens next to an existing one, the rows in use
-stay within ``CENTER ± 3``.
+State (after the trick slots of ``kernel.tricks``; these slots, the action ids and
+``placements`` live in ``domino_grid``, which the action features read too): rows are numbered
+upwards, the first card's suit at ``CENTER``; since every new row opens next to an existing one,
+the rows in use stay within ``CENTER ± 3``.
 
 - ``DM_ROW[suit]``   the row of that suit, ``NO_ROW`` (-1) while it has none
 - ``DM_OWNER[row]``  the suit owning row 0..8, ``NO_ROW`` if none
@@ -49,9 +50,24 @@ import numpy as np
 from numba import njit
 
 from skip_ai import cards
-from skip_ai.games import text
+from skip_ai.games import domino_action_features, text
+from skip_ai.games.domino_grid import (
+    ABOVE,
+    BELOW,
+    CENTER,
+    DM_NEXT,
+    DM_OWNER,
+    DM_ROW,
+    GRID_END,
+    NO_ROW,
+    NUM_ROWS,
+    PASS,
+    REACH,
+    clear_grid,
+    placements,
+)
 from skip_ai.games.spec import DECK_36_FOR_1V1, PLAYERS_2_4_6, REMOVE4, GameSpec, Param
-from skip_ai.kernel.bits import bit, list_segments, sample_segments
+from skip_ai.kernel.bits import list_segments, sample_segments
 from skip_ai.kernel.resample import plan_default as resample_plan  # noqa: F401  (kernel API)
 from skip_ai.kernel.resample import redeal as resample_planned  # noqa: F401  (kernel API)
 from skip_ai.kernel.resample import resample_hidden as resample  # noqa: F401  (kernel API)
@@ -81,7 +97,6 @@ from skip_ai.kernel.tricks import (
     OBS_TRICKS,
     TK_LAST_CARD,
     TK_TABLE,
-    TRICK_END,
     init_tricks,
     pass_turn,
     put_on_table,
@@ -92,29 +107,11 @@ from skip_ai.kernel.tricks import write_observation as write_trick_observation
 from skip_ai.pyspiel_wrapper import register
 
 P_PLAYERS, P_DECK, P_REMOVE4, P_VOLUNTARY = 0, 1, 2, 3
-ABOVE = 54
-BELOW = 108
-PASS = 162
 REMOVED = 4
 
-NO_ROW = -1
-CENTER = 4
-NUM_ROWS = 2 * CENTER + 1
-REACH = 3
-"""How far apart two rows in use can be (four suits, each row next to another)."""
-
-DM_ROW = TRICK_END
-DM_OWNER = DM_ROW + 4
-DM_NEXT = DM_OWNER + NUM_ROWS
-STATE_SIZE = DM_NEXT + 3
+STATE_SIZE = GRID_END
 OBS_GRID = OBS_COMMON + OBS_TRICKS
 OBS_SIZE = OBS_GRID + 4 * (2 * REACH + 1)
-
-
-@njit(cache=True, inline="always")
-def clear_grid(s):
-    for i in range(4 + NUM_ROWS):
-        s[DM_ROW + i] = NO_ROW
 
 
 @njit(cache=True)
@@ -125,39 +122,6 @@ def init(params):
     init_tricks(s)
     clear_grid(s)
     return s
-
-
-@njit(cache=True, inline="always")
-def _spread(suits, r):
-    """The cards of rank index ``r`` (0 = the 2) of the suits in the 4-bit set ``suits``."""
-    return ((suits & 1) | ((suits & 2) << 12) | ((suits & 4) << 24) | ((suits & 8) << 36)) << r
-
-
-@njit(cache=True, inline="always")
-def placements(s):
-    """Masks over the whole deck of the cards that may go next to the last card (rule 3;
-    the table is not empty): (action ``c``, opening a row above, opening a row below).
-    ``apply_action`` keeps them in ``DM_NEXT``. Written without branches on the grid, which
-    random play makes unpredictable."""
-    last = s[TK_LAST_CARD]
-    suit = last // 13
-    r = last - 13 * suit
-    row = s[DM_ROW + suit]
-    one = bit(last)
-    beside = ((one << 1) | (one >> 1)) & (np.int64(0x1FFF) << (13 * suit))
-    up = s[DM_OWNER + row + 1]
-    down = s[DM_OWNER + row - 1]
-    with_row = np.int64(0)
-    for t in range(4):
-        with_row |= np.int64(s[DM_ROW + t] != NO_ROW) << t
-    # suits whose rows are adjacent take the card into their row; suits without a row open
-    # one on a free side
-    adjacent = (np.int64(up != NO_ROW) << (up & 3)) | (np.int64(down != NO_ROW) << (down & 3))
-    beside |= _spread(adjacent, r)
-    rowless = _spread(~with_row & 15, r)
-    above = rowless if up == NO_ROW else np.int64(0)
-    below = rowless if down == NO_ROW else np.int64(0)
-    return beside, above, below
 
 
 @njit(cache=True, inline="always")
@@ -330,5 +294,6 @@ SPEC = GameSpec(
     title=_title,
     table_lines=_table_lines,
     team_names=TEAM_NAMES,
+    action_features=domino_action_features,
 )
 register(SPEC)

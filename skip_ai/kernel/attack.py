@@ -145,9 +145,9 @@ def _cards_for_pairs(more, ones, twos):
 
 
 @njit(cache=True, inline="always")
-def completable(q, h, limit):
-    """Can the picked set ``q`` be completed to a valid attack of at most ``limit`` cards by
-    adding cards of ``h`` (possibly none)?
+def attack_sizes(q, h, limit):
+    """(the fewest, the most) cards (1, 3 or 5; 0, 0 if none) of a valid attack of at most
+    ``limit`` cards made of the picked set ``q`` and cards of ``h`` (possibly none).
 
     Per rank, with ``k`` of it in ``q``: if ``k`` is odd, one card of ``h`` makes a pair, then
     two cards each; if ``k`` is even, two cards each."""
@@ -157,12 +157,22 @@ def completable(q, h, limit):
     have = popcount(q2) + popcount(q4)
     ones = popcount(odd & h1)
     twos = popcount((~odd & h2) | (odd & h3)) + popcount(~odd & h4)
+    fewest, most = 0, 0
     for size in (1, 3, 5):
         extra = size - n
         if 0 <= extra <= avail and size <= limit:
             if _cards_for_pairs((size - 1) // 2 - have, ones, twos) <= extra:
-                return True
-    return False
+                most = size
+                if fewest == 0:
+                    fewest = size
+    return fewest, most
+
+
+@njit(cache=True, inline="always")
+def completable(q, h, limit):
+    """Can the picked set ``q`` be completed to a valid attack of at most ``limit`` cards by
+    adding cards of ``h`` (possibly none)?"""
+    return attack_sizes(q, h, limit)[0] > 0
 
 
 @njit(cache=True, inline="always")

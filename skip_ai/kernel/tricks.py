@@ -17,8 +17,15 @@ Slots (the first game-specific slots of every trick game; a game's own start at
 - ``TK_LAST_CARD``  the last card put down on the table, -1 if none
 
 Cards on the table are at ``LOC_TABLE``, cards taken by team ``t`` at ``LOC_TAKEN + t``.
+
+What a seat may know in these games (the helpers at the end, which the heuristic players and
+Domino's action features read): its own hand, every card played (table, tricks taken), hand
+sizes and the cards public passes proved a seat lacks (``NOT_HOLD``). Everything else — other
+hands, the unseen ``remove4`` pile — is one pool of *hidden* cards, and those helpers reason
+only about that pool, so a re-deal of hidden cards never changes their answers.
 """
 
+import numpy as np
 from numba import njit
 
 from .bits import bit, lowest, popcount
@@ -31,8 +38,10 @@ from .state import (
     LOC_OUT,
     LOC_TABLE,
     MAX_SEATS,
+    NOT_HOLD,
     NUM_CARDS,
     TERMINAL,
+    hidden_from,
     next_seat,
     play_public,
     team_of,
@@ -195,3 +204,48 @@ def write_observation(s, p, out, base):
             out[base + 216 + k] = 1.0
     if s[TK_LAST] >= 0:
         out[base + 222 + (s[TK_LAST] - p) % n] = 1.0
+
+
+# ----- What a seat may know --------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def hidden_cards(s, p):
+    """Mask of the cards whose place seat ``p`` does not know."""
+    m = np.int64(0)
+    for c in range(NUM_CARDS):
+        if hidden_from(s, c, p):
+            m |= bit(c)
+    return m
+
+
+@njit(cache=True, inline="always")
+def opponents_may_hold(s, p, hidden):
+    """The hidden cards that some opponent of ``p`` still holding cards may hold (not proved
+    to lack by a public pass)."""
+    m = np.int64(0)
+    mine = team_of(s, p)
+    for q in range(s[H_PLAYERS]):
+        if team_of(s, q) != mine and s[HAND + q] != 0:
+            m |= hidden & ~s[NOT_HOLD + q]
+    return m
+
+
+@njit(cache=True, inline="always")
+def holds_one_chance(s, q, cards, hidden):
+    """Rough chance that seat ``q`` holds at least one of ``cards`` (hidden from the mover):
+    each hidden card ``q`` may hold is in its hand independently with probability
+    hand size / hidden cards."""
+    pool = popcount(hidden)
+    m = popcount(cards & hidden & ~s[NOT_HOLD + q])
+    if pool == 0 or m == 0:
+        return 0.0
+    share = min(1.0, popcount(s[HAND + q]) / pool)
+    return 1.0 - (1.0 - share) ** m
+
+
+@njit(cache=True, inline="always")
+def table_is_ours(s, p):
+    """Did a member of ``p``'s team put down the last card on the table?"""
+    last = s[TK_LAST]
+    return last >= 0 and team_of(s, last) == team_of(s, p)

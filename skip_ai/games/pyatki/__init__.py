@@ -37,6 +37,9 @@ table in a browser (``serve.layouts``) read. Its modules, from the bottom up:
   one, dispatched by stage;
 - ``scoring``; ``observation_tensor``; ``worlds``: the resampler, which keeps the public
   events that depend on hidden cards;
+- ``worth``: what a card is worth to keep or shed, the attack to build (the heuristic's
+  arithmetic); ``action_features``: a few numbers per legal move for a learned model
+  (``GameSpec.action_features``);
 - ``text`` and ``spec``: the Python side, registered with pyspiel on import.
 """
 

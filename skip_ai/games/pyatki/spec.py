@@ -7,6 +7,7 @@ from skip_ai.games.spec import TURN_CAPS, GameSpec, Param
 from skip_ai.kernel.attack import NUM_ACTIONS
 from skip_ai.kernel.state import NUM_CARDS
 
+from . import action_features
 from .observation_tensor import OBS_SIZE
 from .text import (
     TEAM_NAMES,
@@ -43,6 +44,7 @@ _COMMON = dict(
     seat_note=seat_note,
     chance_text=chance_text,
     public_record=public_record,
+    action_features=action_features,
 )
 
 PYATKI = GameSpec(

@@ -1,0 +1,68 @@
+"""Domino's grid (RULES §6 rules 2–3): the state's slots that hold it, the action ids that place
+a card on it, and which cards may go next to the last card.
+
+The kernel (:mod:`skip_ai.games.domino`, whose docstring describes the slots) and its action
+features (:mod:`skip_ai.games.domino_action_features`) both read the table through these; they
+live apart from the kernel so that the features module, which the kernel's ``GameSpec`` names,
+need not import the kernel.
+"""
+
+import numpy as np
+from numba import njit
+
+from skip_ai.kernel.bits import bit
+from skip_ai.kernel.tricks import TK_LAST_CARD, TRICK_END
+
+ABOVE = 54
+BELOW = 108
+PASS = 162
+
+NO_ROW = -1
+CENTER = 4
+NUM_ROWS = 2 * CENTER + 1
+REACH = 3
+"""How far apart two rows in use can be (four suits, each row next to another)."""
+
+DM_ROW = TRICK_END
+DM_OWNER = DM_ROW + 4
+DM_NEXT = DM_OWNER + NUM_ROWS
+GRID_END = DM_NEXT + 3
+
+
+@njit(cache=True, inline="always")
+def clear_grid(s):
+    for i in range(4 + NUM_ROWS):
+        s[DM_ROW + i] = NO_ROW
+
+
+@njit(cache=True, inline="always")
+def spread(suits, r):
+    """The cards of rank index ``r`` (0 = the 2) of the suits in the 4-bit set ``suits``."""
+    return ((suits & 1) | ((suits & 2) << 12) | ((suits & 4) << 24) | ((suits & 8) << 36)) << r
+
+
+@njit(cache=True, inline="always")
+def placements(s):
+    """Masks over the whole deck of the cards that may go next to the last card (rule 3;
+    the table is not empty): (action ``c``, opening a row above, opening a row below).
+    ``apply_action`` keeps them in ``DM_NEXT``. Written without branches on the grid, which
+    random play makes unpredictable."""
+    last = s[TK_LAST_CARD]
+    suit = last // 13
+    r = last - 13 * suit
+    row = s[DM_ROW + suit]
+    one = bit(last)
+    beside = ((one << 1) | (one >> 1)) & (np.int64(0x1FFF) << (13 * suit))
+    up = s[DM_OWNER + row + 1]
+    down = s[DM_OWNER + row - 1]
+    with_row = np.int64(0)
+    for t in range(4):
+        with_row |= np.int64(s[DM_ROW + t] != NO_ROW) << t
+    # suits whose rows are adjacent take the card into their row; suits without a row open
+    # one on a free side
+    adjacent = (np.int64(up != NO_ROW) << (up & 3)) | (np.int64(down != NO_ROW) << (down & 3))
+    beside |= spread(adjacent, r)
+    rowless = spread(~with_row & 15, r)
+    above = rowless if up == NO_ROW else np.int64(0)
+    below = rowless if down == NO_ROW else np.int64(0)
+    return beside, above, below
