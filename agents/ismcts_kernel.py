@@ -145,7 +145,9 @@ def search_kernel(K, H, A) -> SimpleNamespace:
         logits = np.empty(MAX_ACTIONS if use_model else 0, np.float64)
         scratch = np.empty(2 * (dims.max() if use_model else 0), np.float64)
         root_probs = np.empty(MAX_ACTIONS if use_model else 0, np.float64)
-        feats = np.zeros((MAX_ACTIONS if use_model and A.SIZE else 0, A.SIZE))
+        # uninitialised: written for the moves scored before it is read (a timed search runs
+        # in many short chunks, and zeroing its 8 MB in each would eat into the budget)
+        feats = np.empty((MAX_ACTIONS if use_model and A.SIZE else 0, A.SIZE))
         root_n = -1  # the root's legal moves, once its prior is in root_probs
         plan = np.empty(PLAN_SIZE, np.int64)
         K.resample_plan(root, obs, plan)
