@@ -12,6 +12,7 @@ from skip_ai.kernel.rng import make_rng
 from skip_ai.kernel.state import H_CUR, team_of
 from skip_ai.pyspiel_wrapper import load
 from skip_ai.scenario import deal, play
+from tests.feature_helpers import SENTINEL, positions
 
 VARIANTS = [
     "skip_chains(players=4,deck=52)",
@@ -19,31 +20,6 @@ VARIANTS = [
     "skip_chains(players=6,deck=52)",
     "skip_chains(players=6,deck=36)",
 ]
-SENTINEL = -7.0
-
-
-def positions(variant, seed, every=3):
-    """Decision states of one game played mostly by the heuristic (so chains grow), some
-    moves at random; every ``every``-th decision is kept."""
-    game = load(variant)
-    rng = np.random.default_rng(seed)
-    krng = make_rng(seed)
-    state = game.new_initial_state()
-    out, k = [], 0
-    while not state.is_terminal():
-        if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            state.apply_action(outcomes[rng.integers(len(outcomes))][0])
-            continue
-        if k % every == 0:
-            out.append(state.clone())
-        k += 1
-        if rng.random() < 0.75:
-            a = heuristic.act(state.kernel_state(), krng, heuristic.WEIGHTS)
-        else:
-            a = rng.choice(state.legal_actions())
-        state.apply_action(int(a))
-    return out
 
 
 def features(s):

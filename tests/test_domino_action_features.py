@@ -15,6 +15,7 @@ from skip_ai.kernel.rng import make_rng
 from skip_ai.kernel.tricks import hidden_cards, opponents_may_hold
 from skip_ai.pyspiel_wrapper import load
 from skip_ai.scenario import UNSEEN, deal, play
+from tests.feature_helpers import features, positions
 
 VARIANTS = [
     "skip_domino(players=2)",  # 36 cards, 4 removed unseen
@@ -24,42 +25,6 @@ VARIANTS = [
     "skip_domino(players=6)",
     "skip_domino(players=6,deck=36,voluntary_pass=true)",
 ]
-SENTINEL = -7.0
-
-
-def positions(variant, seed, every=2):
-    """Decision states of one game played mostly by the heuristic, some moves at random;
-    every ``every``-th decision is kept."""
-    game = load(variant)
-    rng = np.random.default_rng(seed)
-    krng = make_rng(seed)
-    state = game.new_initial_state()
-    out, k = [], 0
-    while not state.is_terminal():
-        if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            state.apply_action(outcomes[rng.integers(len(outcomes))][0])
-            continue
-        if k % every == 0:
-            out.append(state.clone())
-        k += 1
-        if rng.random() < 0.8:
-            a = heuristic.act(state.kernel_state(), krng, heuristic.WEIGHTS)
-        else:
-            a = rng.choice(state.legal_actions())
-        state.apply_action(int(a))
-    return out
-
-
-def features(state):
-    """(legal actions, their features) of the seat to move, through the state's API; also
-    checks the rows and columns past them are left alone."""
-    legal = np.asarray(state.legal_actions(), np.int64)
-    n = len(legal)
-    out = np.full((n + 2, af.SIZE + 3), SENTINEL)
-    state.write_action_features(legal, out)
-    assert (out[n:] == SENTINEL).all() and (out[:, af.SIZE :] == SENTINEL).all()
-    return legal, out[:n, : af.SIZE]
 
 
 def test_the_docstring_lists_every_feature():
