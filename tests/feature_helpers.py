@@ -46,3 +46,18 @@ def features(state):
     state.write_action_features(legal, out)
     assert (out[n:] == SENTINEL).all() and (out[:, size:] == SENTINEL).all()
     return legal, out[:n, :size]
+
+
+def redeal_changes(state, redeals=3):
+    """Re-deal ``redeals`` times every card hidden from the mover: its legal moves and their
+    features must stay the same. Returns whether any re-deal changed the state (else the test
+    saw nothing hidden)."""
+    cur = state.current_player()
+    legal, f = features(state)
+    changed = False
+    for i in range(redeals):
+        world = state.resample_from_infostate(cur, rng=make_rng(100 + i))
+        changed |= not np.array_equal(world.kernel_state(), state.kernel_state())
+        legal2, f2 = features(world)
+        assert np.array_equal(legal, legal2) and np.array_equal(f, f2)
+    return changed

@@ -12,7 +12,7 @@ from skip_ai.kernel.rng import make_rng
 from skip_ai.kernel.state import H_CUR, team_of
 from skip_ai.pyspiel_wrapper import load
 from skip_ai.scenario import deal, play
-from tests.feature_helpers import SENTINEL, positions
+from tests.feature_helpers import SENTINEL, positions, redeal_changes
 
 VARIANTS = [
     "skip_chains(players=4,deck=52)",
@@ -78,18 +78,7 @@ def test_gain_and_gift_are_exactly_what_the_move_scores(variant):
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_features_depend_only_on_what_the_mover_knows(variant):
     """Re-dealing every card hidden from the mover changes no feature of any move."""
-    changed = 0
-    for state in positions(variant, 7, every=4):
-        s = state.kernel_state()
-        cur = int(s[H_CUR])
-        legal, f = features(s)
-        for i in range(4):
-            world = state.resample_from_infostate(cur, rng=make_rng(100 + i)).kernel_state()
-            changed += not np.array_equal(world, s)
-            legal2, f2 = features(world)
-            assert np.array_equal(legal, legal2)
-            assert np.array_equal(f, f2)
-    assert changed > 0
+    assert any([redeal_changes(state, 4) for state in positions(variant, 7, every=4)])
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

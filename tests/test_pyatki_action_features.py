@@ -31,7 +31,7 @@ from skip_ai.kernel.rng import make_rng
 from skip_ai.kernel.state import DECK, H_CUR, HAND, team_of
 from skip_ai.pyspiel_wrapper import load
 from skip_ai.scenario import deal, play
-from tests.feature_helpers import features, positions
+from tests.feature_helpers import features, positions, redeal_changes
 
 VARIANTS = [
     "skip_pyatki(players=2,deck=36)",
@@ -131,17 +131,7 @@ def test_every_feature_tells_some_moves_of_a_position_apart():
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_features_depend_only_on_what_the_mover_knows(variant):
     """Re-dealing every card hidden from the mover changes no feature of any move."""
-    changed = 0
-    for state in positions(variant, 7, every=5):
-        cur = state.current_player()
-        legal, f = features(state)
-        for i in range(3):
-            world = state.resample_from_infostate(cur, rng=make_rng(100 + i))
-            changed += not np.array_equal(world.kernel_state(), state.kernel_state())
-            legal2, f2 = features(world)
-            assert np.array_equal(legal, legal2)
-            assert np.array_equal(f, f2)
-    assert changed > 0
+    assert any([redeal_changes(state) for state in positions(variant, 7, every=5)])
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
