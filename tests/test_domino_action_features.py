@@ -11,6 +11,7 @@ from agents.model import PolicyValueNet
 from skip_ai import cards
 from skip_ai.games import domino as K
 from skip_ai.games import domino_action_features as af
+from skip_ai.games.domino_grid import answers
 from skip_ai.kernel.rng import make_rng
 from skip_ai.kernel.tricks import hidden_cards, opponents_may_hold
 from skip_ai.pyspiel_wrapper import load
@@ -52,8 +53,9 @@ def test_values_are_finite_and_small_and_pass_rows_hold_pass_features_only(varia
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_answers_are_what_the_kernel_allows_next_to_the_card(variant):
-    """``answers`` (the cards that may follow a card) is the kernel's ``DM_NEXT`` once the
-    move is played, and ``danger`` counts those an opponent may hold, as the heuristic does."""
+    """``domino_grid.answers`` (the cards that may follow a card) is the kernel's ``DM_NEXT``
+    once the move is played, and ``danger`` counts those an opponent may hold, as the
+    heuristic does."""
     for state in positions(variant, 3, every=1):
         s = state.kernel_state()
         cur = state.current_player()
@@ -65,7 +67,7 @@ def test_answers_are_what_the_kernel_allows_next_to_the_card(variant):
             t = s.copy()
             K.apply_action(t, a)
             follow = t[K.DM_NEXT] | t[K.DM_NEXT + 1] | t[K.DM_NEXT + 2]
-            assert af.answers(s, a) == follow
+            assert answers(s, a) == follow
             assert row[af._DANGER] * 5 == pytest.approx(bin(follow & opp).count("1"))
 
 

@@ -2,9 +2,9 @@
 
 The team that placed the last card takes the table once the opponents have all passed, so a
 card is as good as the opponents' inability to place a card next to it. For each candidate the
-bot places it on a scratch copy of the table (the kernel's own move) and counts the cards that
-could then go next to it which the opponents may still hold (hidden cards not proved absent by
-a forced pass) — the card's *danger*.
+bot counts the cards that could go next to it once placed (``domino_grid.answers``: the
+kernel's own rule, without playing the move) which the opponents may still hold (hidden cards
+not proved absent by a forced pass) — the card's *danger*.
 
 Rules of thumb:
 
@@ -34,8 +34,9 @@ from numba import njit
 
 from agents.heuristics._pick import better
 from skip_ai.games import domino as K
+from skip_ai.games.domino_grid import answers
 from skip_ai.kernel.bits import lowest, popcount
-from skip_ai.kernel.state import H_CUR, copy_into, param
+from skip_ai.kernel.state import H_CUR, param
 from skip_ai.kernel.tricks import TK_TABLE, hidden_cards, opponents_may_hold, table_is_ours
 
 WEIGHT_NAMES = ("danger", "lead_danger", "concede")
@@ -52,16 +53,12 @@ def act(s, rng, w):
         return K.PASS
     opp = opponents_may_hold(s, cur, hidden_cards(s, cur))
     w_danger = w[0] if table != 0 else w[1]
-    t = s.copy()
     best_action, best, ties, best_danger = -1, -np.inf, 0, 0
     for k, m in enumerate((beside, above, below)):
         while m:
             a = K.ABOVE * k + lowest(m)
             m &= m - 1
-            copy_into(t, s)
-            K.apply_action(t, a)
-            f = t[K.DM_NEXT] | t[K.DM_NEXT + 1] | t[K.DM_NEXT + 2]
-            danger = popcount(f & opp)
+            danger = popcount(answers(s, a) & opp)
             take, best, ties = better(-w_danger * danger, best, ties, rng)
             if take:
                 best_action, best_danger = a, danger

@@ -53,19 +53,14 @@ from numba import njit
 
 from skip_ai.games.domino_grid import (
     ABOVE,
-    BELOW,
-    CENTER,
     DM_NEXT,
-    DM_OWNER,
-    DM_ROW,
-    NO_ROW,
     PASS,
+    answers,
     spread,
 )
-from skip_ai.kernel.bits import bit, popcount
+from skip_ai.kernel.bits import popcount
 from skip_ai.kernel.state import H_PLAYERS, HAND, NOT_HOLD, team_of
 from skip_ai.kernel.tricks import (
-    TK_LAST_CARD,
     TK_TABLE,
     hidden_cards,
     holds_one_chance,
@@ -98,37 +93,6 @@ SIZE = 16
 _ANSWERS = 1.0 / 5
 _TABLE = 1.0 / 16
 _SUIT = np.int64(0x1FFF)
-
-
-@njit(cache=True, inline="always")
-def answers(s, a):
-    """The cards that could go next to card ``a % 54`` once action ``a`` (not PASS) puts it on
-    the table (``domino_grid.placements`` of the table after it, without playing it): its
-    suit neighbours, its rank in the suits whose rows would lie next to its row and, if a row
-    next to it would be free, in the suits without a row."""
-    c = a % 54
-    suit = c // 13
-    r = c - 13 * suit
-    if s[TK_TABLE] == 0:
-        row = CENTER  # the grid is clear on an empty table
-    elif a >= BELOW:
-        row = s[DM_ROW + s[TK_LAST_CARD] // 13] - 1
-    elif a >= ABOVE:
-        row = s[DM_ROW + s[TK_LAST_CARD] // 13] + 1
-    else:
-        row = s[DM_ROW + suit]
-    one = bit(c)
-    f = ((one << 1) | (one >> 1)) & (_SUIT << (13 * suit))
-    up = s[DM_OWNER + row + 1]
-    down = s[DM_OWNER + row - 1]
-    with_row = np.int64(1) << suit
-    for t in range(4):
-        with_row |= np.int64(s[DM_ROW + t] != NO_ROW) << t
-    adjacent = (np.int64(up != NO_ROW) << (up & 3)) | (np.int64(down != NO_ROW) << (down & 3))
-    f |= spread(adjacent, r)
-    if up == NO_ROW or down == NO_ROW:
-        f |= spread(~with_row & 15, r)
-    return f
 
 
 @njit(cache=True, inline="always")

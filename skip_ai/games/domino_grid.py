@@ -1,5 +1,7 @@
 """Domino's grid (RULES §6 rules 2–3): the state's slots that hold it, the action ids that place
-a card on it, and which cards may go next to the last card.
+a card on it, and which cards may go next to a card: the last one (``placements``, the
+kernel's rule), or one a move would place (``answers``, for the heuristic and the features,
+without playing the move).
 
 The kernel (:mod:`skip_ai.games.domino`, whose docstring describes the slots) and its action
 features (:mod:`skip_ai.games.domino_action_features`) both read the table through these; they
@@ -11,7 +13,7 @@ import numpy as np
 from numba import njit
 
 from skip_ai.kernel.bits import bit
-from skip_ai.kernel.tricks import TK_LAST_CARD, TRICK_END
+from skip_ai.kernel.tricks import TK_LAST_CARD, TK_TABLE, TRICK_END
 
 ABOVE = 54
 BELOW = 108
@@ -42,22 +44,17 @@ def spread(suits, r):
 
 
 @njit(cache=True, inline="always")
-def placements(s):
-    """Masks over the whole deck of the cards that may go next to the last card (rule 3;
-    the table is not empty): (action ``c``, opening a row above, opening a row below).
-    ``apply_action`` keeps them in ``DM_NEXT``. Written without branches on the grid, which
-    random play makes unpredictable."""
-    last = s[TK_LAST_CARD]
-    suit = last // 13
-    r = last - 13 * suit
-    row = s[DM_ROW + suit]
-    one = bit(last)
+def _follow(s, c, row, with_row):
+    """Masks over the whole deck of the cards that may go next to card ``c`` lying in row
+    ``row`` (rule 3), with ``with_row`` the suits that have a row: (beside it or into an
+    adjacent suit's row, opening a row above, opening a row below). Written without branches
+    on the grid, which random play makes unpredictable."""
+    suit = c // 13
+    r = c - 13 * suit
+    one = bit(c)
     beside = ((one << 1) | (one >> 1)) & (np.int64(0x1FFF) << (13 * suit))
     up = s[DM_OWNER + row + 1]
     down = s[DM_OWNER + row - 1]
-    with_row = np.int64(0)
-    for t in range(4):
-        with_row |= np.int64(s[DM_ROW + t] != NO_ROW) << t
     # suits whose rows are adjacent take the card into their row; suits without a row open
     # one on a free side
     adjacent = (np.int64(up != NO_ROW) << (up & 3)) | (np.int64(down != NO_ROW) << (down & 3))
@@ -66,3 +63,40 @@ def placements(s):
     above = rowless if up == NO_ROW else np.int64(0)
     below = rowless if down == NO_ROW else np.int64(0)
     return beside, above, below
+
+
+@njit(cache=True, inline="always")
+def _rows_in_use(s):
+    """The 4-bit set of the suits that have a row."""
+    with_row = np.int64(0)
+    for t in range(4):
+        with_row |= np.int64(s[DM_ROW + t] != NO_ROW) << t
+    return with_row
+
+
+@njit(cache=True, inline="always")
+def placements(s):
+    """Masks over the whole deck of the cards that may go next to the last card (rule 3;
+    the table is not empty): (action ``c``, opening a row above, opening a row below).
+    ``apply_action`` keeps them in ``DM_NEXT``."""
+    last = s[TK_LAST_CARD]
+    return _follow(s, last, s[DM_ROW + last // 13], _rows_in_use(s))
+
+
+@njit(cache=True, inline="always")
+def answers(s, a):
+    """The cards that could go next to card ``a % 54`` once action ``a`` (not PASS) puts it on
+    the table, without playing it: what :func:`placements` gives after ``a`` (``DM_NEXT``),
+    for the row the card would lie in."""
+    c = a % 54
+    suit = c // 13
+    if s[TK_TABLE] == 0:
+        row = CENTER  # the grid is clear on an empty table
+    elif a >= BELOW:
+        row = s[DM_ROW + s[TK_LAST_CARD] // 13] - 1
+    elif a >= ABOVE:
+        row = s[DM_ROW + s[TK_LAST_CARD] // 13] + 1
+    else:
+        row = s[DM_ROW + suit]
+    beside, above, below = _follow(s, c, row, _rows_in_use(s) | np.int64(1) << suit)
+    return beside | above | below
