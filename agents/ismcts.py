@@ -101,9 +101,8 @@ class ISMCTSBot(pyspiel.Bot):
             heuristic_prior=config.heuristic_prior,
             prior_depth=config.prior_depth,
         )
-        self.kernel = search_kernel(
-            game.spec.kernel, heuristic_module(game.spec.kernel), features_module(model, game)
-        )
+        features = features_module(game, model.feature_size if model else 0)
+        self.kernel = search_kernel(game.spec.kernel, heuristic_module(game.spec.kernel), features)
         self.last_search: SearchStats | None = None
 
     def restart_at(self, state: pyspiel.State) -> None:

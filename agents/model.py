@@ -490,10 +490,13 @@ class PolicyValueNet:
         return logits, np.tanh(h @ wv[0] + bv[0]), acts
 
 
-def features_module(net: PolicyValueNet | None, game) -> ModuleType:
-    """The action-features module kernel loops compute for ``net`` in ``game`` (a loaded game
-    of ours): the game's, if the model reads them, else the one with none."""
-    return game.spec.action_features if net is not None and net.feature_size else no_action_features
+def features_module(game, size: int) -> ModuleType:
+    """The action-features module kernel loops compute for a model reading ``size`` of them in
+    ``game`` (a loaded game of ours): the game's, or with ``size`` 0 the one with none."""
+    module = game.spec.action_features if size else no_action_features
+    if size != module.SIZE:
+        raise ValueError(f"the model reads {size} action features a move; {game} has {module.SIZE}")
+    return module
 
 
 def feature_size_of(dims: np.ndarray, params: np.ndarray) -> int:

@@ -16,8 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from agents.heuristics import heuristic_module, heuristic_weights
-from agents.model import feature_size_of
-from skip_ai.kernel import no_action_features
+from agents.model import feature_size_of, features_module
 from skip_ai.kernel.rng import base_seed
 from skip_ai.pyspiel_wrapper import KernelGame, load
 from skip_ai.training.dmc_actor import dmc_actor
@@ -147,12 +146,7 @@ def play_reinforce_chunk(
     features has its moves' features in ``moves.features``."""
     t0 = time.process_time()
     g = cached_game(game)
-    features = g.spec.action_features if feature_size_of(dims, params) else no_action_features
-    if feature_size_of(dims, params) != features.SIZE:
-        raise ValueError(
-            f"the model reads {feature_size_of(dims, params)} action features a move; "
-            f"{game} has {features.SIZE}"
-        )
+    features = features_module(g, feature_size_of(dims, params))
     margin = g.max_game_length()
     obs = np.zeros((size, g.obs_size), np.float32)
     offsets = np.zeros(size + 1, np.int64)
