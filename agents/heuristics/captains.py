@@ -6,10 +6,10 @@ counts at most once), a card of the other colour can only beat; an own pile is l
 opponent beats it, with a card of the own colour of its suit worth more than the pile. The bot
 counts, for each move, the piles it expects its team to keep or the opponents to lose:
 
-- A pile's **risk** is the chance that one of the cards that could beat it (own colour, the
-  mover cannot see them) is with an opponent; it is zero for a pile worth 14 or more (a lone
-  Ace), and in Little Country for a married King or Queen and a child (a lone Queen fears only
-  the Ace).
+- A pile's **risk** (``skip_ai.games.captains.risk``) is the chance that one of the cards
+  that could beat it (own colour, the mover cannot see them) is with an opponent; it is zero
+  for a pile worth 14 or more (a lone Ace), and in Little Country for a married King or Queen
+  and a child (a lone Queen fears only the Ace).
 - LAY scores one pile minus its risk; ADD scores the risk it takes off the pile (2 + J = 13 is
   safer than a lone 2, but it is one pile, not two); in Little Country a King or Queen that
   marries also scores the risk it takes off its spouse, and a CHILD, a pelican and a pelican
@@ -28,85 +28,34 @@ Weights:
 import numpy as np
 from numba import njit
 
-from agents.heuristics._fields import exposure, opponent_share, unseen
+from agents.heuristics._fields import opponent_share, unseen
 from skip_ai.games import captains as K
-from skip_ai.kernel.bits import bit, popcount
-from skip_ai.kernel.fields import F_FLAGS, F_SIZE, F_SUIT, F_SUM, F_TOP, value
+from skip_ai.games.captains.risk import add_risks, lay_risks
+from skip_ai.kernel.fields import F_SUM, value
 from skip_ai.kernel.rng import uniform
-from skip_ai.kernel.state import H_CUR, param, team_of
+from skip_ai.kernel.state import H_CUR, team_of
 
 WEIGHTS = np.array([0.8, 0.1])
 WEIGHT_NAMES = ("beat", "overkill")
 BEAT, OVERKILL = 0, 1
 
 MAX_MOVES = K.NUM_ACTIONS_PELICANS
-ACE = 14
-"""No card beats a pile worth more than an Ace."""
 JITTER = 1e-6
 """Random tie-break added to each score, far below any real difference."""
-HIGH_CARDS = np.int64(0b1110) << 9
-HIGH = HIGH_CARDS | HIGH_CARDS << 13 | HIGH_CARDS << 26 | HIGH_CARDS << 39
-"""The Queens, Kings and Aces: what beats a joker-only pile."""
-
-
-@njit(cache=True, inline="always")
-def above(total, suit):
-    """The cards of ``suit`` worth more than ``total``."""
-    if total >= ACE:
-        return np.int64(0)
-    return (K.SUIT_CARDS & ~((np.int64(1) << (total - 1)) - 1)) << (13 * suit)
-
-
-@njit(cache=True)
-def risk(s, total, suit, lone_queen, spoilers, share):
-    """The chance that an own pile worth ``total`` of ``suit`` (-1: jokers only) is beaten,
-    ``spoilers`` being the own-colour cards the mover cannot see."""
-    if suit < 0:
-        attackers = spoilers & HIGH
-    else:
-        attackers = spoilers & above(total, suit)
-        if lone_queen and param(s, K.P_LITTLE):  # a King never beats a Queen
-            attackers &= ~bit(13 * suit + K.KING - 2)
-    if total < 11:
-        attackers |= spoilers & K.JOKERS
-    return exposure(popcount(attackers), share)
-
-
-@njit(cache=True, inline="always")
-def lone_queen(c):
-    return c < 52 and K.rank_of(c) == K.QUEEN
-
-
-@njit(cache=True)
-def pile_risk(s, b, spoilers, share):
-    """The risk of own pile ``b`` as it lies."""
-    if param(s, K.P_LITTLE) and s[F_FLAGS + b] & (K.MARRIED | K.CHILD):
-        return 0.0
-    single_queen = s[F_SIZE + b] == 1 and lone_queen(s[F_TOP + b])
-    return risk(s, s[F_SUM + b], s[F_SUIT + b], single_queen, spoilers, share)
 
 
 @njit(cache=True)
 def lay_score(s, c, team, spoilers, share):
     """One pile minus its risk; a marriage also makes the spouse safe."""
-    if param(s, K.P_LITTLE) and c < 52:
-        rank = K.rank_of(c)
-        if rank == K.QUEEN or rank == K.KING:
-            spouse = c + 1 if rank == K.QUEEN else c - 1
-            if K.single_on_field(s, spouse, team):
-                return 1.0 + pile_risk(s, spouse, spoilers, share)
-    suit = -1 if c >= 52 else c // 13
-    return 1.0 - risk(s, value(c), suit, lone_queen(c), spoilers, share)
+    after, relief = lay_risks(s, c, team, spoilers, share)
+    return 1.0 + relief - after
 
 
 @njit(cache=True)
 def add_score(s, c, b, spoilers, share):
     """The risk the card takes off the pile."""
-    suit = s[F_SUIT + b]
-    if suit < 0 and c < 52:
-        suit = c // 13  # a joker-only pile takes its first card's suit
-    after = risk(s, s[F_SUM + b] + value(c), suit, False, spoilers, share)
-    return pile_risk(s, b, spoilers, share) - after
+    after, before = add_risks(s, c, b, spoilers, share)
+    return before - after
 
 
 @njit(cache=True)

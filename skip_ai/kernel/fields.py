@@ -19,6 +19,12 @@ Slots (the first game-specific slots of every field game; a game's own start at
 - ``F_PASSES``     consecutive passes (the games end when every player in turn passed)
 
 Cards on team ``t``'s field are at ``LOC_FIELD + t``; removed piles go to ``LOC_OUT``.
+
+How exposed an own pile is (``unseen``, ``opponent_share``, ``exposure``: the field games'
+heuristics and Little Country's action features read it): the cards that can attack a pile of
+the own field are cards of the own colour held by the opponents; a player knows only how many
+cards each other hand holds, so a card he cannot see is with an opponent with chance
+"opponents' cards / all other hands' cards".
 """
 
 import numpy as np
@@ -217,3 +223,29 @@ def write_observation(s, p, out, base, max_size):
             m &= m - 1
             out[base + (108 if team == mine else 162) + s[F_TOP + b]] = 1.0
             out[base + 216 + b] = s[F_SIZE + b] / max_size
+
+
+@njit(cache=True, inline="always")
+def unseen(s, p):
+    """The cards still in play that seat ``p`` cannot see: those in the other hands."""
+    return unplaced_cards(s) & ~s[HAND + p]
+
+
+@njit(cache=True)
+def opponent_share(s, p):
+    """The chance that a card seat ``p`` cannot see is in an opponent's hand."""
+    team = team_of(s, p)
+    theirs = 0
+    others = 0
+    for q in range(s[H_PLAYERS]):
+        if q != p:
+            n = popcount(s[HAND + q])
+            others += n
+            theirs += n if team_of(s, q) != team else 0
+    return theirs / others if others else 0.0
+
+
+@njit(cache=True, inline="always")
+def exposure(attackers, share):
+    """The chance that at least one of ``attackers`` unseen cards is with an opponent."""
+    return 1.0 - (1.0 - share) ** attackers

@@ -20,7 +20,9 @@ in a browser (``serve.layouts``) and the tests read. Its modules, from the botto
 - ``deal``: the initial state; ``piles``: what may go on or beat a pile, the masks kept for
   the move sampler; ``little_country``: marriage, the child, the protected Queen, pelicans;
   ``moves``: legal actions and applying one;
-- ``scoring``; ``observation_tensor``;
+- ``scoring``; ``observation_tensor``; ``risk``: how exposed an own pile is (the heuristic's
+  and the action features' arithmetic); ``action_features``: a few numbers per legal move for
+  a learned model (``GameSpec.action_features``);
 - ``text`` and ``spec``: the Python side, registered with pyspiel on import.
 """
 

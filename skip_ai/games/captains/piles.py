@@ -53,24 +53,32 @@ def can_beat(s, c, b):
 
 
 @njit(cache=True, inline="always")
+def beaters(total, suit, no_king):
+    """The cards of every colour that beat a pile worth ``total`` of ``suit`` (-1: jokers
+    only) by their value: the higher cards of its suit, Q, K or A for a joker-only pile, a
+    joker below 11; without the King when ``no_king`` (a lone Queen in Little Country). The
+    cards of the pile's colour among them beat it unless it is frozen or protected."""
+    if suit < 0:
+        m = HIGH  # a joker-only pile falls to Q, K or A
+    else:
+        m = (SUIT_CARDS & ~((np.int64(1) << (total - 1)) - 1)) << (13 * suit)
+        if no_king:
+            m &= ~bit(13 * suit + KING - 2)  # the King never beats a Queen
+    if total < 11:
+        m |= JOKERS
+    return m
+
+
+@njit(cache=True, inline="always")
 def _beaten_by(s, b, team):
     """The cards that may beat pile ``b`` on ``team``'s field now (``can_beat``), all of the
     field's colour."""
     little = param(s, P_LITTLE)
     if little and (frozen(s, b) or (s[F_FLAGS + b] & PROTECTED) != 0):
         return np.int64(0)
-    total = s[F_SUM + b]
-    suit = s[F_SUIT + b]
-    if suit < 0:
-        m = HIGH  # a joker-only pile falls to Q, K or A
-    else:
-        m = (SUIT_CARDS & ~((np.int64(1) << (total - 1)) - 1)) << (13 * suit)
-        top = s[F_TOP + b]
-        if little and s[F_SIZE + b] == 1 and top < 52 and rank_of(top) == QUEEN:
-            m &= ~bit(13 * suit + KING - 2)  # the King never beats a Queen
-    if total < 11:
-        m |= JOKERS
-    return m & colour_mask(team)
+    top = s[F_TOP + b]
+    lone_queen = little != 0 and s[F_SIZE + b] == 1 and top < 52 and rank_of(top) == QUEEN
+    return beaters(s[F_SUM + b], s[F_SUIT + b], lone_queen) & colour_mask(team)
 
 
 @njit(cache=True, inline="always")

@@ -1,11 +1,12 @@
 """The declarations of Two Captains and Little Country for the generic pyspiel wrapper (one
-kernel, ``P_LITTLE``): names, parameters, sizes, text."""
+kernel, ``P_LITTLE``): names, parameters, sizes, text, action features."""
 
 import sys
 
 from skip_ai.games.spec import DECK_36_52, PLAYERS_4_6, GameSpec, Param
 from skip_ai.kernel.state import NUM_CARDS
 
+from . import action_features
 from .actions import NUM_ACTIONS, NUM_ACTIONS_PELICANS, action_parts
 from .observation_tensor import OBS_PELICANS, OBS_SIZE
 from .text import TEAM_NAMES, action_to_string, field_lines, title
@@ -28,6 +29,7 @@ _COMMON = dict(
     title=title,
     table_lines=field_lines,
     team_names=TEAM_NAMES,
+    action_features=action_features,
 )
 
 
