@@ -6,20 +6,23 @@ few chosen positions, and a model that reads them plays."""
 import numpy as np
 import pytest
 
-from agents import make_agent
 from agents.heuristics import captains as heuristic
-from agents.model import PolicyValueNet
 from skip_ai.games import captains as K
 from skip_ai.games.captains import action_features as af
 from skip_ai.games.captains.actions import CHILD0, LAY_PELICAN0, PELICAN_CHILD0
 from skip_ai.games.captains.layout import CP_BEAT, PROTECTED
 from skip_ai.games.captains.risk import pile_risk
 from skip_ai.kernel.fields import F_FLAGS, F_PILES, F_SIZE, F_SUM, opponent_share, unseen, value
-from skip_ai.kernel.rng import make_rng
 from skip_ai.kernel.state import DECK, H_PLAYERS, HAND, NOT_HOLD, PELICAN0, team_of
 from skip_ai.pyspiel_wrapper import load
 from skip_ai.scenario import deal, play
-from tests.feature_helpers import features, positions, redeal_changes
+from tests.feature_helpers import (
+    features,
+    heuristic_rated_best,
+    play_steered,
+    positions,
+    redeal_changes,
+)
 
 VARIANTS = [
     "skip_two_captains",
@@ -197,17 +200,8 @@ def test_the_heuristic_plays_a_move_its_linear_score_rates_best(variant):
     weights = [heuristic.WEIGHTS] + [
         np.array([rng.uniform(0.1, 2), rng.uniform(0, 0.5)]) for _ in range(3)
     ]
-    choices = 0
-    for state in [p for seed in (8, 9, 10, 11) for p in positions(variant, seed, every=1)]:
-        legal, f = features(state)
-        choices += len(legal) > 1
-        for k, w in enumerate(weights):
-            value = heuristic_score(f, w)
-            a = heuristic.act(state.kernel_state().copy(), make_rng(k), w)
-            i = int(np.flatnonzero(legal == a)[0])
-            # its JITTER aside
-            assert value[i] >= value.max() - 2 * heuristic.JITTER, (str(state), legal, a)
-    assert choices > 20
+    tol = 2 * heuristic.JITTER  # its JITTER aside
+    assert heuristic_rated_best(variant, heuristic, heuristic_score, weights, tol) > 20
 
 
 # --- chosen positions ---------------------------------------------------------------------
@@ -270,42 +264,8 @@ def test_a_queen_laid_and_married():
 # --- a model that reads them ----------------------------------------------------------------
 
 
-def model(game, path, spread, feature_bias=None):
-    module = game.spec.action_features
-    net = PolicyValueNet.initial(
-        str(game), game.obs_size, game.num_distinct_actions(), (8,)
-    ).with_action_features(module.VERSION, module.SIZE)
-    net.params[:] = np.random.default_rng(3).normal(0, spread, len(net.params))
-    if feature_bias is not None:  # only the features' own weights c: a fixed linear score
-        net.params[:] = 0
-        net.params[net.feature_span][-module.SIZE :] = feature_bias
-    net.save(path)
-    return make_agent(f"learned(model={path})", game)
-
-
 @pytest.mark.parametrize("variant", [VARIANTS[1], VARIANTS[4]])
 def test_a_model_reading_the_features_plays_legal_moves_they_steer(variant, tmp_path):
     """A model with random weights plays a whole game with legal moves; one whose only
     weights are the features' biases (-1 on risk) plays a move of least risk."""
-    game = load(variant)
-    bot = model(game, tmp_path / "random.npz", 0.3)
-    assert bot.model.feature_size == af.SIZE
-    bias = np.zeros(af.SIZE)
-    bias[af._RISK] = -1.0
-    careful = model(game, tmp_path / "careful.npz", 0.0, bias)
-    rng = np.random.default_rng(0)
-    state = game.new_initial_state()
-    moves = 0
-    while not state.is_terminal():
-        if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            state.apply_action(outcomes[rng.integers(len(outcomes))][0])
-            continue
-        legal, f = features(state)
-        a = careful.step(state)
-        assert f[legal == a][0, af._RISK] == f[:, af._RISK].min()
-        a = bot.step(state)
-        assert a in legal
-        state.apply_action(a)
-        moves += 1
-    assert moves > 20
+    assert play_steered(load(variant), tmp_path, af._RISK, games=1) > 20

@@ -5,18 +5,21 @@ one linear score of them, a few chosen positions, and a model that reads them pl
 import numpy as np
 import pytest
 
-from agents import make_agent
 from agents.heuristics import domino as heuristic
-from agents.model import PolicyValueNet
 from skip_ai import cards
 from skip_ai.games import domino as K
 from skip_ai.games import domino_action_features as af
 from skip_ai.games.domino_grid import answers
-from skip_ai.kernel.rng import make_rng
 from skip_ai.kernel.tricks import hidden_cards, opponents_may_hold
 from skip_ai.pyspiel_wrapper import load
 from skip_ai.scenario import UNSEEN, deal, play
-from tests.feature_helpers import features, positions, redeal_changes
+from tests.feature_helpers import (
+    features,
+    heuristic_rated_best,
+    play_steered,
+    positions,
+    redeal_changes,
+)
 
 VARIANTS = [
     "skip_domino(players=2)",  # 36 cards, 4 removed unseen
@@ -96,16 +99,7 @@ def test_the_heuristic_plays_a_move_its_linear_score_rates_best(variant):
     weights = [heuristic.WEIGHTS] + [
         np.array([rng.uniform(0.1, 3), rng.uniform(-3, 3), rng.uniform(0, 3)]) for _ in range(3)
     ]
-    choices = 0
-    for state in [p for seed in (8, 9, 10, 11) for p in positions(variant, seed, every=1)]:
-        legal, f = features(state)
-        choices += len(legal) > 1
-        for k, w in enumerate(weights):
-            value = heuristic_score(f, w)
-            a = heuristic.act(state.kernel_state().copy(), make_rng(k), w)
-            i = int(np.flatnonzero(legal == a)[0])
-            assert value[i] >= value.max() - 1e-9, (state, legal, a, f)
-    assert choices > 10
+    assert heuristic_rated_best(variant, heuristic, heuristic_score, weights, 1e-9) > 10
 
 
 # --- chosen positions ---------------------------------------------------------------------
@@ -183,39 +177,8 @@ def test_forced_passes_make_answers_safe():
 # --- a model that reads them ----------------------------------------------------------------
 
 
-def model(game, path, spread, feature_bias=None):
-    module = game.spec.action_features
-    net = PolicyValueNet.initial(
-        str(game), game.obs_size, game.num_distinct_actions(), (8,)
-    ).with_action_features(module.VERSION, module.SIZE)
-    net.params[:] = np.random.default_rng(3).normal(0, spread, len(net.params))
-    if feature_bias is not None:  # only the features' own weights c: a fixed linear score
-        net.params[:] = 0
-        net.params[net.feature_span][-module.SIZE :] = feature_bias
-    net.save(path)
-    return make_agent(f"learned(model={path})", game)
-
-
 @pytest.mark.parametrize("variant", [VARIANTS[1], VARIANTS[3]])
 def test_a_model_reading_the_features_plays_legal_moves_they_steer(variant, tmp_path):
     """A model with random weights plays whole games with legal moves; one whose only weights
     are the features' biases (-1 on danger) plays a move of least danger."""
-    game = load(variant)
-    bot = model(game, tmp_path / "random.npz", 0.3)
-    bias = np.zeros(af.SIZE)
-    bias[af._DANGER] = -1.0
-    careful = model(game, tmp_path / "careful.npz", 0.0, bias)
-    rng = np.random.default_rng(0)
-    for _ in range(2):
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(outcomes[rng.integers(len(outcomes))][0])
-                continue
-            legal, f = features(state)
-            a = careful.step(state)
-            assert f[legal == a][0, af._DANGER] == f[:, af._DANGER].min()
-            a = bot.step(state)
-            assert a in legal
-            state.apply_action(a)
+    assert play_steered(load(variant), tmp_path, af._DANGER, games=2) > 20
