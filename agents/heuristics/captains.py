@@ -28,10 +28,9 @@ Weights:
 import numpy as np
 from numba import njit
 
-from agents.heuristics._fields import opponent_share, unseen
 from skip_ai.games import captains as K
 from skip_ai.games.captains.risk import add_risks, lay_risks
-from skip_ai.kernel.fields import F_SUM, value
+from skip_ai.kernel.fields import F_SUM, opponent_share, unseen, value
 from skip_ai.kernel.rng import uniform
 from skip_ai.kernel.state import H_CUR, team_of
 
@@ -64,9 +63,10 @@ def act(s, rng, w):
     n = K.legal_actions(s, moves)
     if moves[0] == K.PASS:
         return K.PASS
-    team = team_of(s, s[H_CUR])
-    spoilers = unseen(s) & (K.RED_MASK if team == 0 else K.BLACK_MASK)
-    share = opponent_share(s)
+    cur = s[H_CUR]
+    team = team_of(s, cur)
+    spoilers = unseen(s, cur) & (K.RED_MASK if team == 0 else K.BLACK_MASK)
+    share = opponent_share(s, cur)
     best, best_score = -1, -np.inf
     for i in range(n):
         a = moves[i]

@@ -23,10 +23,9 @@ Weights:
 import numpy as np
 from numba import njit
 
-from agents.heuristics._fields import exposure, opponent_share, unseen
 from skip_ai.games import harvest as K
 from skip_ai.kernel.bits import popcount
-from skip_ai.kernel.fields import F_TOP, value
+from skip_ai.kernel.fields import F_TOP, exposure, opponent_share, unseen, value
 from skip_ai.kernel.rng import uniform
 from skip_ai.kernel.state import H_CUR, team_of
 
@@ -52,9 +51,10 @@ def act(s, rng, w):
     if moves[0] == K.PASS:
         return K.PASS
     # the opponents spoil our stacks with cards of our colour, which we only lay
-    ours = K.RED_MASK if team_of(s, s[H_CUR]) == 0 else K.BLACK_MASK
-    spoilers = unseen(s) & ours
-    share = opponent_share(s)
+    cur = s[H_CUR]
+    ours = K.RED_MASK if team_of(s, cur) == 0 else K.BLACK_MASK
+    spoilers = unseen(s, cur) & ours
+    share = opponent_share(s, cur)
     best, best_score = -1, -np.inf
     for i in range(n):
         a = moves[i]

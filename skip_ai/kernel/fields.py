@@ -21,7 +21,7 @@ Slots (the first game-specific slots of every field game; a game's own start at
 Cards on team ``t``'s field are at ``LOC_FIELD + t``; removed piles go to ``LOC_OUT``.
 
 How exposed an own pile is (``unseen``, ``opponent_share``, ``exposure``: the field games'
-heuristics and Little Country's action features read it): the cards that can attack a pile of
+heuristics and the captains games' action features read it): the cards that can attack a pile of
 the own field are cards of the own colour held by the opponents; a player knows only how many
 cards each other hand holds, so a card he cannot see is with an opponent with chance
 "opponents' cards / all other hands' cards".
