@@ -458,6 +458,68 @@ class PolicyValueNet:
         out.set_trainable(np.mean([net.trainable() for net in nets], axis=0))
         return out
 
+    def grown(self, hidden: tuple[int, ...], seed: int = 0) -> PolicyValueNet:
+        """A copy with larger hidden layers that computes the same outputs (Net2Net, Chen et
+        al. 2016), for training on from a model whose learning has levelled off. Each of this
+        model's hidden layers may widen (``hidden[i]`` ≥ its width): a new unit's incoming
+        weights are He-random and its outgoing weights zero, so it changes nothing until
+        trained. Layers past this model's are appended before the heads as identities, which
+        leave a ReLU layer's (non-negative) output as it is; they must be as wide as the last
+        hidden layer of ``hidden``."""
+        old = [int(d) for d in self.dims[1:-1]]
+        hidden = tuple(int(h) for h in hidden)
+        if not old:
+            raise ValueError("a model without hidden layers cannot grow")
+        if len(hidden) < len(old) or any(n < o for n, o in zip(hidden, old)):
+            raise ValueError(
+                f"hidden layers {list(hidden)} do not extend this model's {old}: each must "
+                "be at least as wide, and none may be removed"
+            )
+        last = hidden[len(old) - 1]
+        if any(h != last for h in hidden[len(old) :]):
+            raise ValueError(
+                f"the appended layers of {list(hidden)} must be as wide as the last one "
+                f"they follow ({last}): they start as identities"
+            )
+        rng = np.random.default_rng(seed)
+        t, dims = self.trainable(), [int(d) for d in self.dims]
+        blocks, off, cols = [], 0, dims[0]
+        for i, width in enumerate(old):
+            w = t[off : off + width * dims[i]].reshape(width, dims[i])
+            b = t[off + width * dims[i] : off + width * dims[i] + width]
+            off += width * dims[i] + width
+            new = np.zeros((hidden[i], cols))
+            new[:width, : dims[i]] = w  # the new inputs feed the old units nothing
+            new[width:] = rng.normal(0, np.sqrt(2 / cols), (hidden[i] - width, cols))
+            blocks += [new.ravel(), _padded(b, hidden[i])]
+            cols = hidden[i]
+        for _ in hidden[len(old) :]:
+            blocks += [np.eye(last).ravel(), np.zeros(last)]
+        h, rows, nf = dims[-2], self.num_parts or dims[-1], self.feature_size
+        head = t[off : off + rows * h].reshape(rows, h)  # the policy head's (or parts') rows
+        bias = t[off + rows * h : off + rows * h + rows]
+        off += rows * h + rows
+        value_w, value_b = t[off : off + h], t[off + h : off + h + 1]
+        off += h + 1
+        u, c = t[off : off + nf * h].reshape(nf, h), t[off + nf * h :]
+        blocks += [_padded(head, last).ravel(), bias, _padded(value_w, last), value_b]
+        blocks += [_padded(u, last).ravel(), c]
+        new_dims = np.array([dims[0], *hidden, dims[-1]], np.int64)
+        net = PolicyValueNet(
+            self.game,
+            new_dims,
+            np.zeros(param_count(new_dims) + self.feature_size * (last + 1)),
+            self.generation,
+            self.kind,
+            self.features,
+            None if self.parts is None else self.parts.copy(),
+            self.parts_version,
+            action_features=self.action_features,
+            feature_size=self.feature_size,
+        )
+        net.set_trainable(np.concatenate([np.asarray(b, np.float64).ravel() for b in blocks]))
+        return net
+
     def tempered_params(self, temperature: float) -> np.ndarray:
         """A copy of the parameters with the action outputs divided by ``temperature``: the
         search's prior, the softmax of the outputs, becomes that of outputs / temperature
@@ -533,6 +595,12 @@ def _parts_of(path: Path, game: str, version: int) -> np.ndarray:
             f"{now} (retrain it)"
         )
     return factored_head(g)["parts"]
+
+
+def _padded(a: np.ndarray, width: int) -> np.ndarray:
+    """``a`` with zero columns appended (zero entries, for a vector) up to ``width``."""
+    pad = [(0, 0)] * (a.ndim - 1) + [(0, width - a.shape[-1])]
+    return np.pad(a, pad)
 
 
 def _sum_rows(index: np.ndarray, rows: np.ndarray, n: int) -> np.ndarray:

@@ -363,3 +363,55 @@ def test_a_soup_is_the_mean_of_its_models_and_refuses_other_layers(tmp_path):
     mixed = PolicyValueNet.soup(parts)
     assert np.allclose(mixed.trainable(), (parts[0].trainable() + parts[1].trainable()) / 2)
     assert np.allclose(mixed.params, (parts[0].params + parts[1].params) / 2)
+
+
+@pytest.mark.parametrize(
+    "hidden, parts, features, grown",
+    [
+        ((5, 4), None, 0, (8, 4)),
+        ((5, 4), None, 0, (5, 7, 7, 7)),
+        ((5,), PARTS, 0, (9, 9)),
+        ((5, 4), PARTS, 3, (6, 6)),
+    ],
+)
+def test_a_grown_model_scores_every_move_as_before(tmp_path, hidden, parts, features, grown):
+    """``PolicyValueNet.grown``: wider and appended layers change no output (policy, value,
+    action features' term) until trained, through the Numba forward and (a head of one row
+    per action: parts are read from the game) the file; the new units' incoming weights are
+    random, not zero (they can learn)."""
+    rng = np.random.default_rng(5)
+    net = PolicyValueNet.initial("g", 6, 6, hidden, seed=1, parts=parts)
+    if features:
+        net = net.with_action_features(1, features)
+    net.set_trainable(rng.normal(0, 0.5, net.trainable_size))
+    big = net.grown(grown, seed=2)
+    assert big.dims.tolist() == [6, *grown, 6]
+    assert np.count_nonzero(big.trainable()) > np.count_nonzero(net.trainable()) + 6
+    again = big
+    if parts is None:
+        big.save(tmp_path / "big.npz")
+        again = PolicyValueNet.load(tmp_path / "big.npz")
+    legal = np.arange(6, dtype=np.int64)
+    feats = rng.normal(size=(6, features)) if features else NO_FEATURES
+    for x in rng.normal(size=(4, 6)):
+        outs = []
+        for model in (net, big, again):
+            out = np.empty(6)
+            scratch = np.empty(2 * model.dims.max())
+            v = net_logits(model.dims, model.params, x, legal, 6, out, scratch, feats)
+            outs.append(np.append(out, v))
+        assert np.allclose(outs[0], outs[1]) and np.allclose(outs[0], outs[2], atol=1e-4)
+
+
+def test_a_model_grows_only_wider_or_deeper():
+    """Narrower or fewer layers, appended layers of another width, or a linear model are
+    refused with a message naming the layers."""
+    net = PolicyValueNet.initial("g", 6, 6, (5, 4), seed=1)
+    with pytest.raises(ValueError, match=r"do not extend this model's \[5, 4\]"):
+        net.grown((4, 4))
+    with pytest.raises(ValueError, match="do not extend"):
+        net.grown((5,))
+    with pytest.raises(ValueError, match="must be as wide as the last one"):
+        net.grown((5, 4, 3))
+    with pytest.raises(ValueError, match="without hidden layers"):
+        PolicyValueNet.initial("g", 6, 6).grown((3,))
