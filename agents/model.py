@@ -70,6 +70,9 @@ from skip_ai.pyspiel_wrapper import same_game
 FORMAT = "skip_ai.policy_value_net/2"
 """Version 2 added ``kind`` and ``features``; version 1 files (never committed) are refused."""
 KINDS = ("policy_value", "q")
+MAX_WIDTH = 4096
+"""The widest hidden layer a model may have (a training config's ``hidden``,
+:meth:`PolicyValueNet.grown`)."""
 _KEYS = {
     "format",
     "kind",
@@ -475,6 +478,8 @@ class PolicyValueNet:
                 f"hidden layers {list(hidden)} do not extend this model's {old}: each must "
                 "be at least as wide, and none may be removed"
             )
+        if any(h > MAX_WIDTH for h in hidden):
+            raise ValueError(f"hidden layers {list(hidden)}: each at most {MAX_WIDTH} wide")
         last = hidden[len(old) - 1]
         if any(h != last for h in hidden[len(old) :]):
             raise ValueError(

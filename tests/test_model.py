@@ -413,5 +413,7 @@ def test_a_model_grows_only_wider_or_deeper():
         net.grown((5,))
     with pytest.raises(ValueError, match="must be as wide as the last one"):
         net.grown((5, 4, 3))
+    with pytest.raises(ValueError, match="at most 4096 wide"):
+        net.grown((5, 5000))
     with pytest.raises(ValueError, match="without hidden layers"):
         PolicyValueNet.initial("g", 6, 6).grown((3,))

@@ -95,7 +95,7 @@ from pathlib import Path
 from typing import Any
 
 from agents import make_agent
-from agents.model import PolicyValueNet, factored_head
+from agents.model import MAX_WIDTH, PolicyValueNet, factored_head
 from skip_ai.paths import output_folder
 from skip_ai.pyspiel_wrapper import KernelGame, load
 
@@ -401,9 +401,11 @@ def _check_numbers(c: dict) -> None:
     if (
         not isinstance(hidden, list)
         or not hidden
-        or not all(_is_int(h) and 1 <= h <= 4096 for h in hidden)
+        or not all(_is_int(h) and 1 <= h <= MAX_WIDTH for h in hidden)
     ):
-        raise ValueError(f"hidden must be a non-empty list of widths in 1..4096 (got {hidden!r})")
+        raise ValueError(
+            f"hidden must be a non-empty list of widths in 1..{MAX_WIDTH} (got {hidden!r})"
+        )
 
 
 def _check_game(c: dict) -> KernelGame:
