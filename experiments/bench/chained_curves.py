@@ -5,8 +5,10 @@ drawn end to end by decisions, beside the selection scores of chosen snapshots.
         --game "Pyatki in pairs" runs/features-pyatki-pairs runs/features-pyatki-pairs-2 ... \
         --select runs/features-pyatki-pairs-2/models/d0012017649.npz=0.584:0.568:0.600 ...
 
-Each ``--game`` starts a panel; its runs follow in order. ``--select FILE=SCORE:LO:HI`` marks a
-snapshot's score on the selection deals (its decisions are read from the run it belongs to)."""
+Each ``--game`` starts a panel; its runs follow in order. ``RUN@DECISIONS`` draws a run that
+branched from a snapshot (its ``start``) at that many decisions of the panel's x axis.
+``--select FILE=SCORE:LO:HI`` marks a snapshot's score on the selection deals (its decisions
+are read from the run it belongs to)."""
 
 from __future__ import annotations
 
@@ -20,15 +22,18 @@ from matplotlib.figure import Figure
 from skip_ai.analysis.plots import STYLE
 
 
-def _panels(argv: list[str]) -> list[tuple[str, list[Path]]]:
-    panels: list[tuple[str, list[Path]]] = []
+def _panels(argv: list[str]) -> list[tuple[str, list[tuple[Path, int | None]]]]:
+    panels: list[tuple[str, list[tuple[Path, int | None]]]] = []
     for a in argv:
         if a.startswith("--game="):
             panels.append((a.split("=", 1)[1], []))
         elif not panels:
             raise SystemExit(f"a run before any --game=NAME: {a}")
         else:
-            panels[-1][1].append(Path(a))
+            run, _, at = a.partition("@")
+            if at and not (at.isdigit() and int(at) >= 0):
+                raise SystemExit(f"{a}: want RUN or RUN@DECISIONS (a whole number >= 0)")
+            panels[-1][1].append((Path(run), int(at) if at else None))
     return panels
 
 
@@ -52,7 +57,9 @@ def main() -> None:
         axes = fig.subplots(1, len(panels), squeeze=False)[0]
         for ax, (name, runs) in zip(axes, panels, strict=True):
             offset = 0
-            for k, run in enumerate(runs):
+            for k, (run, at) in enumerate(runs):
+                if at is not None:
+                    offset = at
                 rows = json.loads((run / "curve.json").read_text())
                 rows = [r for r in rows if r["reference"] == "heuristic"]
                 x = [(offset + r["decisions"]) / 1e6 for r in rows]
