@@ -45,6 +45,7 @@ from agents.model import PolicyValueNet, features_module
 from agents.policies import MODEL, POLICY_CODES
 from agents.search_config import TUNED, SearchConfig, load_search_config
 from agents.weights import load_weights
+from skip_ai.kernel.family import compile_for
 from skip_ai.kernel.rng import derive
 from skip_ai.kernel.state import H_MOVES
 from skip_ai.pyspiel_wrapper import KernelGame
@@ -103,7 +104,25 @@ class ISMCTSBot(pyspiel.Bot):
         )
         features = features_module(game, model.feature_size if model else 0)
         self.kernel = search_kernel(game.spec.kernel, heuristic_module(game.spec.kernel), features)
+        if config.seconds is not None:
+            self._compile()
         self.last_search: SearchStats | None = None
+
+    def _compile(self) -> None:
+        """A timed search's kernel, compiled for its argument types before its first move: a
+        cold compile (a minute in Pyatki in pairs) inside that move was counted as thinking
+        time, and its search ran one chunk. A search by iterations compiles at its first move,
+        so that checking a spec (a tournament's, for every game) builds no kernel."""
+        compile_for(
+            self.kernel.run,
+            self.game.initial,
+            np.zeros(1, np.uint64),
+            1,
+            np.empty((1, TREE_COLS), np.int64),
+            np.empty((1, STAT_COLS), np.float64),
+            np.zeros(META_SIZE, np.int64),
+            self.settings,
+        )
 
     def restart_at(self, state: pyspiel.State) -> None:
         pass

@@ -14,6 +14,7 @@ import pyspiel
 
 from agents.factory import agent_kind
 from agents.model import NO_FEATURES, PolicyValueNet, net_logits
+from skip_ai.kernel.family import compile_for
 from skip_ai.pyspiel_wrapper import KernelGame
 
 
@@ -30,6 +31,27 @@ class LearnedBot(pyspiel.Bot):
         self._feats = NO_FEATURES
         if model.feature_size:
             self._feats = np.zeros((model.num_actions, model.feature_size))
+        self._compile(game)
+
+    def _compile(self, game: KernelGame) -> None:
+        """The kernels of a move compiled now (or loaded from Numba's cache): at the first move
+        a cold compile took 5 s in Pyatki in pairs, read as that move's time, 1.7 ms a move
+        over a 150-deal match, where the model's own is 0.03."""
+        legal = np.zeros(1, np.int64)
+        compile_for(game.spec.kernel.observation, game.initial, 0, self._x)
+        if self.model.feature_size:
+            compile_for(game.spec.action_features.write, game.initial, 0, legal, 1, self._feats)
+        compile_for(
+            net_logits,
+            self.model.dims,
+            self.model.params,
+            self._x,
+            legal,
+            1,
+            self._scores,
+            self._scratch,
+            self._feats,
+        )
 
     def restart_at(self, state: pyspiel.State) -> None:
         pass

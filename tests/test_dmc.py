@@ -21,6 +21,7 @@ from agents.model import (
     PolicyValueNet,
     fit_imitation,
     fit_q,
+    net_logits,
     one_hot,
     q_gradient,
 )
@@ -324,6 +325,18 @@ def test_each_committed_model_guides_a_search(path):
     assert make_agent(_search_spec(path), game).step(state) in state.legal_actions()
 
 
+def test_the_learned_bot_is_compiled_when_it_is_made_not_in_its_first_move():
+    # a cold compile inside the first move (5 s in Pyatki in pairs) was counted as its time
+    path = ROOT / "results" / "models" / "skip_pyatki_pairs.npz"  # reads action features
+    game = load(path.stem)
+    bot = make_agent(f"learned(model={path})", game)
+    kernels = [net_logits, game.spec.kernel.observation, game.spec.action_features.write]
+    compiled = [list(k.signatures) for k in kernels]
+    assert bot.model.feature_size and all(compiled)
+    bot.step(_first_choice(game))
+    assert [list(k.signatures) for k in kernels] == compiled
+
+
 @pytest.mark.parametrize("name", sorted(REGISTRY))
 def test_learned_plays_legal_moves_in_every_game(tmp_path, name):
     game = load(name)
@@ -348,6 +361,9 @@ def test_ismcts_takes_a_q_model_as_prior_and_leaf_value(tmp_path):
     game = load(GAME)
     path = tmp_path / "m.npz"
     q_model(game).save(path)
+    timed = make_agent(f"ismcts(seconds=0.02,model={path},temperature=0.1,value_after=2)", game)
+    compiled = list(timed.kernel.run.signatures)  # when made, not in its first (timed) move
+    assert compiled
     spec = f"ismcts(iterations=30,model={path},temperature=0.1,value_after=2)"
     a, b = make_agent(spec, game, seed=4), make_agent(spec, game, seed=4)
     state = game.new_initial_state()
@@ -356,6 +372,8 @@ def test_ismcts_takes_a_q_model_as_prior_and_leaf_value(tmp_path):
     assert a.step(state) == b.step(state) and a.step(state) in state.legal_actions()
     with pytest.raises(ValueError, match="temperature must be a finite number > 0"):
         make_agent(f"ismcts(iterations=30,model={path},temperature=0)", game)
+    assert timed.step(state) in state.legal_actions()
+    assert timed.kernel.run.signatures == compiled
     with pytest.raises(ValueError, match="temperature needs a model"):
         make_agent("ismcts(iterations=30,temperature=0.5)", game)
 

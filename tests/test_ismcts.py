@@ -80,6 +80,20 @@ def test_time_budget():
     assert bot.last_search.iterations > 100
 
 
+def test_a_timed_search_is_compiled_when_the_bot_is_made_not_in_its_first_move():
+    # a cold compile inside the first search (a minute in Pyatki in pairs) was counted as that
+    # move's thinking time; the search must find its argument types already compiled (with a
+    # model: tests/test_dmc.py)
+    game = pyspiel.load_game("skip_guess(players=4)")
+    states, _ = random_states(game, seed=2, count=2)
+    bot = make_agent("ismcts(seconds=0.05)", game)
+    compiled = list(bot.kernel.run.signatures)
+    assert compiled
+    for state in states:
+        bot.step(state)
+    assert bot.kernel.run.signatures == compiled
+
+
 def test_big_searches_grow_their_tree():
     game = pyspiel.load_game("skip_columns(players=2)")
     state, _ = random_states(game, seed=1, count=1)

@@ -18,6 +18,9 @@ import functools
 from collections.abc import Callable
 from types import ModuleType, SimpleNamespace
 
+import numba
+from numba.core.dispatcher import Dispatcher
+
 
 def kernel_family(build: Callable[..., SimpleNamespace]) -> Callable[..., SimpleNamespace]:
     """Decorator: ``build(*modules)`` returns a namespace of ``@njit`` closures over those
@@ -34,3 +37,10 @@ def kernel_family(build: Callable[..., SimpleNamespace]) -> Callable[..., Simple
         return build(*modules)
 
     return functools.update_wrapper(family, build)
+
+
+def compile_for(function: Dispatcher, *args: object) -> None:
+    """Compile the ``@njit`` ``function`` for the types of ``args`` now (or load it from Numba's
+    cache), without running it. A bot does this when it is made: compiled at its first move, a
+    cold compile (seconds for a model, a minute for a search) is counted as thinking time."""
+    function.compile(tuple(numba.typeof(a) for a in args))
