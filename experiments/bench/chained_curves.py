@@ -30,10 +30,10 @@ def _panels(argv: list[str]) -> list[tuple[str, list[tuple[Path, int | None]]]]:
         elif not panels:
             raise SystemExit(f"a run before any --game=NAME: {a}")
         else:
-            run, _, at = a.partition("@")
-            if at and not (at.isdigit() and int(at) >= 0):
+            run, branched, at = a.partition("@")
+            if branched and not at.isdigit():
                 raise SystemExit(f"{a}: want RUN or RUN@DECISIONS (a whole number >= 0)")
-            panels[-1][1].append((Path(run), int(at) if at else None))
+            panels[-1][1].append((Path(run), int(at) if branched else None))
     return panels
 
 
