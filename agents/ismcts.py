@@ -143,19 +143,28 @@ class ISMCTSBot(pyspiel.Bot):
         stats = self.search(state)
         total = stats.visits.sum()
         policy = [(int(a), float(v) / total) for a, v in zip(stats.actions, stats.visits)]
-        if self.config.final == "visits":
-            best = np.lexsort((-stats.values, -stats.visits))[0]
-        else:
-            best = np.lexsort((-stats.visits, -stats.values))[0]
-        return policy, int(stats.actions[best])
+        return policy, self.chosen(stats)
 
     def step(self, state: pyspiel.State) -> int:
         return self.step_with_policy(state)[1]
 
+    def chosen(self, stats: SearchStats) -> int:
+        """The action a search with ``stats`` plays: by visits (ties by value), or by value
+        (ties by visits) with ``final=value``."""
+        if self.config.final == "visits":
+            best = np.lexsort((-stats.values, -stats.visits))[0]
+        else:
+            best = np.lexsort((-stats.visits, -stats.values))[0]
+        return int(stats.actions[best])
+
     def search(self, state: pyspiel.State) -> SearchStats:
         """Search from ``state`` for the player to move; the statistics are also kept in
         :attr:`last_search`."""
-        root = state.kernel_state()
+        return self.search_kernel_state(state.kernel_state())
+
+    def search_kernel_state(self, root: np.ndarray) -> SearchStats:
+        """:meth:`search` from the kernel state ``root`` (a loop that plays games in the
+        kernel's arrays, such as a training chunk against the search, calls this)."""
         rng = np.array([derive(np.uint64(self.seed), int(root[H_MOVES]))], np.uint64)
         tree = np.empty((INITIAL_NODES, TREE_COLS), np.int64)
         stats = np.empty((INITIAL_NODES, STAT_COLS), np.float64)

@@ -15,12 +15,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from agents import make_agent
 from agents.heuristics import heuristic_module, heuristic_weights
 from agents.model import feature_size_of, features_module
 from skip_ai.kernel.rng import base_seed
 from skip_ai.pyspiel_wrapper import KernelGame, load
 from skip_ai.training.dmc_actor import dmc_actor
 from skip_ai.training.reinforce_actor import reinforce_actor
+from skip_ai.training.search_opponent import play_against_search
 from skip_ai.training.teacher_data import TeacherSamples
 
 ENTRIES_PER_ROW = 64
@@ -135,9 +137,12 @@ def play_reinforce_chunk(
     temperature: float,
     duplicate: bool = False,
     self_play: float = 0.0,
+    opponent: str = "heuristic",
 ) -> Chunk:
     """At most ``size`` samples (whole games) of the model ``(dims, params)`` playing one side
-    against the game's heuristic from game ``first`` of the family ``seed`` on, each move
+    against the game's heuristic, or the search ``opponent`` (an agent spec
+    ``ismcts(iterations=N, …)``: :mod:`skip_ai.training.search_opponent`), from game
+    ``first`` of the family ``seed`` on, each move
     drawn from the softmax of its outputs / ``temperature``
     (:mod:`skip_ai.training.reinforce_actor`): ``actions`` are the moves played, ``target``
     the movers' returns, ``moves`` the legal moves with 1 at the one played; with
@@ -156,28 +161,50 @@ def play_reinforce_chunk(
     target = np.zeros(size, np.float64)
     base = np.zeros(size, np.float64)
     lo = g.min_utility()
-    actor = reinforce_actor(g.spec.kernel, heuristic_module(g.spec.kernel), features)
-    games, rows = actor.play(
-        g.spec.encode(g.resolved),
-        np.uint64(base_seed(seed)),
-        first,
-        dims,
-        params,
-        temperature,
-        lo,
-        g.max_utility() - lo,
-        model_sides(g),
-        heuristic_weights(g),
-        obs,
-        offsets,
-        legal,
-        chosen,
-        target,
-        duplicate,
-        base,
-        self_play,
-        feats,
-    )
+    if opponent == "heuristic":
+        actor = reinforce_actor(g.spec.kernel, heuristic_module(g.spec.kernel), features)
+        games, rows = actor.play(
+            g.spec.encode(g.resolved),
+            np.uint64(base_seed(seed)),
+            first,
+            dims,
+            params,
+            temperature,
+            lo,
+            g.max_utility() - lo,
+            model_sides(g),
+            heuristic_weights(g),
+            obs,
+            offsets,
+            legal,
+            chosen,
+            target,
+            duplicate,
+            base,
+            self_play,
+            feats,
+        )
+    else:
+        games, rows = play_against_search(
+            g,
+            features,
+            make_agent(opponent, g),
+            np.uint64(base_seed(seed)),
+            first,
+            dims,
+            params,
+            temperature,
+            lo,
+            g.max_utility() - lo,
+            model_sides(g),
+            self_play,
+            obs,
+            offsets,
+            legal,
+            chosen,
+            target,
+            feats,
+        )
     if games == 0:
         raise ValueError(f"a chunk of {size} samples cannot hold one game of {game}: raise chunk")
     end = int(offsets[rows])

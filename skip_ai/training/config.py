@@ -58,6 +58,11 @@ heuristic's side). ``action_features = true`` gives ``start`` the game's action 
 (``GameSpec.action_features``: a few numbers per legal move, such as what a card adds to the
 chains at that cell in Chains) with zero weights, if it has none, so the run learns what they
 are worth from the model's own play on, at their own step ``features_lr`` (default ``lr``).
+``opponent = "ismcts(iterations=N, …)"`` plays the other side with that search instead of the
+heuristic (an iteration budget only, so that a run does not depend on the machine; not with
+the duplicate baseline): the opponent the moonshot target measures against, at a budget a run
+can afford (:mod:`skip_ai.training.search_opponent`, hundreds of decisions a second, not tens
+of thousands).
 ``lr``, ``batch``, ``chunk``, the budget, the
 evaluation and ``actors`` mean what they mean above. Its layers come from ``start``, so
 ``hidden``, ``action_parts``, the exploration, the heuristic's share and guidance and
@@ -95,6 +100,7 @@ from pathlib import Path
 from typing import Any
 
 from agents import make_agent
+from agents.ismcts import ISMCTSBot
 from agents.model import MAX_WIDTH, PolicyValueNet, factored_head
 from skip_ai.paths import output_folder
 from skip_ai.pyspiel_wrapper import KernelGame, load
@@ -131,6 +137,7 @@ _DEFAULTS: dict[str, Any] = {
     "self_play": 0.0,
     "action_features": False,
     "features_lr": None,
+    "opponent": "heuristic",
 }
 METHODS = ("dmc", "reinforce")
 BASELINES = ("value", "duplicate")
@@ -208,6 +215,8 @@ class TrainConfig:
     features_lr: float | None = None
     """Policy gradient: the Adam step of the action features' own weights ``c`` (None:
     ``lr``)."""
+    opponent: str = "heuristic"
+    """Policy gradient: who plays the other side, the heuristic or a search by iterations."""
 
     def identity(self) -> dict:
         """What a resumed run must share with the run that wrote the folder (the budget may
@@ -227,6 +236,8 @@ class TrainConfig:
             del ident["action_features"]
         if self.features_lr is None:  # likewise
             del ident["features_lr"]
+        if self.opponent == "heuristic":  # likewise
+            del ident["opponent"]
         ident["hidden"] = list(self.hidden)
         ident["references"] = list(self.references)
         for key in ("heuristic_share", "heuristic_guide", "imitation", "action_parts"):
@@ -355,6 +366,7 @@ def _load_one(path: Path, raw: dict) -> TrainConfig:
         self_play=float(c["self_play"]),
         action_features=c["action_features"],
         features_lr=None if c["features_lr"] is None else float(c["features_lr"]),
+        opponent=c["opponent"],
     )
 
 
@@ -453,7 +465,10 @@ def _check_method(c: dict, raw: dict, game: KernelGame) -> str | None:
     f_lr = c["features_lr"]
     if f_lr is not None and not (_is_number(f_lr) and 0 < f_lr <= 1):
         raise ValueError(f"features_lr must be a finite number in (0, 1] (got {f_lr!r})")
+    _check_opponent(c, game)
     if c["method"] == "dmc":
+        if "opponent" in raw:
+            raise ValueError('opponent is for method = "reinforce"; dmc plays itself')
         if f_lr is not None:
             raise ValueError('features_lr is for method = "reinforce"')
         if c["action_features"]:
@@ -478,6 +493,29 @@ def _check_method(c: dict, raw: dict, game: KernelGame) -> str | None:
     except (OSError, ValueError) as e:
         raise ValueError(f"start: {e}") from None
     return hashlib.sha256(Path(start).read_bytes()).hexdigest()
+
+
+def _check_opponent(c: dict, game: KernelGame) -> None:
+    """The other side of a policy-gradient game: the heuristic, or a search whose moves
+    depend only on its seed (an iteration budget; a timed search depends on the machine)."""
+    opponent = c["opponent"]
+    if opponent == "heuristic":
+        return
+    if not isinstance(opponent, str):
+        raise ValueError(f"opponent must be an agent spec (got {opponent!r})")
+    try:
+        bot = make_agent(opponent, game)
+    except ValueError as e:
+        raise ValueError(f"opponent: {e}") from None
+    if not isinstance(bot, ISMCTSBot) or bot.config.iterations is None:
+        raise ValueError(
+            f'opponent must be "heuristic" or "ismcts(iterations=N, …)" (got {opponent!r}): '
+            "a timed search would make a run depend on the machine"
+        )
+    if c["baseline"] == "duplicate":
+        raise ValueError(
+            'opponent: baseline = "duplicate" is the heuristic\'s return; use the value head'
+        )
 
 
 def _check_references(c: dict, game: KernelGame) -> None:

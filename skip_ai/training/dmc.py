@@ -227,7 +227,14 @@ def _submit(submit, config: TrainConfig, next_games: np.ndarray, dims, params, d
         common = (config.game, config.seed, (j << PART_SHIFT) + int(n), size, dims, params)
         if config.method == "reinforce":
             duplicate = config.baseline == "duplicate"
-            args = (play_reinforce_chunk, *common, config.temperature, duplicate, config.self_play)
+            args = (
+                play_reinforce_chunk,
+                *common,
+                config.temperature,
+                duplicate,
+                config.self_play,
+                config.opponent,
+            )
         else:
             eps, guide = config.eps(decisions), config.guide(decisions)
             args = (play_chunk, *common, eps, config.heuristic_share, guide)

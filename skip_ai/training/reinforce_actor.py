@@ -137,7 +137,7 @@ def reinforce_actor(K, P, A) -> SimpleNamespace:
                 K.observation(s, cur, x)
                 A.write(s, cur, legal, n, feats)
                 net_logits(dims, wparams, x, legal, n, z, scratch, feats)
-                a = legal[_draw(z, n, temperature, uniform(rng))]
+                a = legal[draw(z, n, temperature, uniform(rng))]
                 obs[rows, :] = x
                 m = offsets[rows]
                 legal_out[m : m + n] = legal[:n]
@@ -160,7 +160,7 @@ def reinforce_actor(K, P, A) -> SimpleNamespace:
 
 
 @njit(cache=True)
-def _draw(z, n, temperature, u):
+def draw(z, n, temperature, u):
     """The index drawn by ``u`` (uniform in [0, 1)) from the softmax of ``z[:n] / temperature``
     (``z`` is overwritten)."""
     top = z[:n].max()
