@@ -17,6 +17,8 @@ search would not, so the config refuses it).
 
 from __future__ import annotations
 
+from types import ModuleType
+
 import numpy as np
 
 from agents.ismcts import ISMCTSBot
@@ -32,7 +34,7 @@ SEARCH_FAMILY = np.uint64(0x0DD5_5EA2_C4ED_0001)
 
 def play_against_search(
     game: KernelGame,
-    features,
+    features: ModuleType,
     bot: ISMCTSBot,
     base_seed: np.uint64,
     first: int,
