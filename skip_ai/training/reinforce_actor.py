@@ -136,15 +136,10 @@ def reinforce_actor(K, P, A) -> SimpleNamespace:
                 x[:] = 0.0
                 K.observation(s, cur, x)
                 A.write(s, cur, legal, n, feats)
-                net_logits(dims, wparams, x, legal, n, z, scratch, feats)
-                a = legal[draw(z, n, temperature, uniform(rng))]
-                obs[rows, :] = x
-                m = offsets[rows]
-                legal_out[m : m + n] = legal[:n]
-                if A.SIZE:
-                    features_out[m : m + n] = feats[:n]
-                offsets[rows + 1] = m + n
-                chosen[rows] = a
+                a = draw_and_write(
+                    dims, wparams, x, legal, n, feats, z, scratch, temperature, rng, rows,
+                    obs, offsets, legal_out, features_out, chosen,
+                )  # fmt: skip
                 mover[rows] = cur
                 rows += 1
                 K.apply_action(s, a)
@@ -157,6 +152,28 @@ def reinforce_actor(K, P, A) -> SimpleNamespace:
             games += 1
 
     return SimpleNamespace(play=play)
+
+
+@njit(cache=True)
+def draw_and_write(
+    dims, params, x, legal, n, feats, z, scratch, temperature, rng, row,
+    obs, offsets, legal_out, features_out, chosen,
+):  # fmt: skip
+    """The model's move at a decision whose observation ``x`` and moves' features ``feats``
+    are computed: drawn from its policy at ``temperature`` with one uniform draw from ``rng``,
+    and written as row ``row`` (observation, legal moves and their features, the move).
+    The one home of a row, for the actor against the heuristic and the one against a search
+    (:mod:`skip_ai.training.search_opponent`)."""
+    net_logits(dims, params, x, legal, n, z, scratch, feats)
+    a = legal[draw(z, n, temperature, uniform(rng))]
+    obs[row, :] = x
+    m = offsets[row]
+    legal_out[m : m + n] = legal[:n]
+    if feats.shape[1]:
+        features_out[m : m + n] = feats[:n]
+    offsets[row + 1] = m + n
+    chosen[row] = a
+    return a
 
 
 @njit(cache=True)

@@ -22,11 +22,10 @@ from types import ModuleType
 import numpy as np
 
 from agents.ismcts import ISMCTSBot
-from agents.model import net_logits
 from skip_ai.kernel.rng import derive, uniform
 from skip_ai.kernel.state import CHANCE, H_CUR, H_PLAYERS, TERMINAL
 from skip_ai.pyspiel_wrapper import KernelGame
-from skip_ai.training.reinforce_actor import MAX_ACTIONS, SELF_PLAY_FAMILY, draw
+from skip_ai.training.reinforce_actor import MAX_ACTIONS, SELF_PLAY_FAMILY, draw_and_write
 
 SEARCH_FAMILY = np.uint64(0x0DD5_5EA2_C4ED_0001)
 """XOR-ed into the batch seed for the searches' seeds: apart from the games' own generators."""
@@ -100,15 +99,10 @@ def play_against_search(
             x[:] = 0.0
             K.observation(s, cur, x)
             features.write(s, cur, legal, n, feats)
-            net_logits(dims, params, x, legal, n, z, scratch, feats)
-            a = legal[draw(z, n, temperature, uniform(rng))]
-            obs[rows, :] = x
-            m = offsets[rows]
-            legal_out[m : m + n] = legal[:n]
-            if features.SIZE:
-                features_out[m : m + n] = feats[:n]
-            offsets[rows + 1] = m + n
-            chosen[rows] = a
+            a = draw_and_write(
+                dims, params, x, legal, n, feats, z, scratch, temperature, rng, rows,
+                obs, offsets, legal_out, features_out, chosen,
+            )  # fmt: skip
             mover[rows] = cur
             rows += 1
             K.apply_action(s, a)
