@@ -165,7 +165,7 @@ def draw_and_write(
     The one home of a row, for the actor against the heuristic and the one against a search
     (:mod:`skip_ai.training.search_opponent`)."""
     net_logits(dims, params, x, legal, n, z, scratch, feats)
-    a = legal[draw(z, n, temperature, uniform(rng))]
+    a = legal[_draw(z, n, temperature, uniform(rng))]
     obs[row, :] = x
     m = offsets[row]
     legal_out[m : m + n] = legal[:n]
@@ -177,7 +177,7 @@ def draw_and_write(
 
 
 @njit(cache=True)
-def draw(z, n, temperature, u):
+def _draw(z, n, temperature, u):
     """The index drawn by ``u`` (uniform in [0, 1)) from the softmax of ``z[:n] / temperature``
     (``z`` is overwritten)."""
     top = z[:n].max()
