@@ -1,10 +1,10 @@
 """Self-play chunks: the batches of samples an actor plays for the learner (:mod:`.dmc`).
 
-A chunk is whole games, from game ``first`` of the run's seed family on, played inside Numba
-by the model as the actor holds it: ε-greedily over Q for deep Monte-Carlo
-(:mod:`.dmc_actor`), or drawing its moves from its policy against the game's heuristic for
-policy gradient (:mod:`.reinforce_actor`). Both take the game's string, not the game, so
-that they can run in the actor's process.
+A chunk is whole games, from game ``first`` of the run's seed family on, played by the model
+as the actor holds it: ε-greedily over Q for deep Monte-Carlo (:mod:`.dmc_actor`), or drawing
+its moves from its policy for policy gradient, against the game's heuristic inside Numba
+(:mod:`.reinforce_actor`) or against a search (:mod:`.search_opponent`). Both take the game's
+string, not the game, so that they can run in the actor's process.
 """
 
 from __future__ import annotations
