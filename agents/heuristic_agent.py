@@ -12,6 +12,7 @@ import pyspiel
 from agents.factory import agent_kind
 from agents.heuristics import heuristic_module, heuristic_weights
 from agents.weights import load_weights
+from skip_ai.kernel.family import compile_for
 from skip_ai.kernel.rng import make_rng
 from skip_ai.pyspiel_wrapper import KernelGame
 
@@ -24,6 +25,9 @@ class HeuristicBot(pyspiel.Bot):
         self._act = heuristic_module(game.spec.kernel).act
         self._w = heuristic_weights(game, weights)
         self._rng = make_rng(seed)
+        # compiled (or loaded from Numba's cache) now: a cold compile in the first move (5 s in
+        # Pyatki) was reported as that move's thinking time
+        compile_for(self._act, game.initial, self._rng, self._w)
 
     def restart_at(self, state: pyspiel.State) -> None:
         pass

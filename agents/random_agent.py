@@ -12,6 +12,7 @@ import pyspiel
 
 from agents.factory import agent_kind
 from agents.policies import random_action
+from skip_ai.kernel.family import compile_for
 from skip_ai.kernel.rng import make_rng
 
 _NO_STATE = np.zeros(1, np.int64)
@@ -24,6 +25,8 @@ class RandomBot(pyspiel.Bot):
     def __init__(self, seed: int = 0, rng: np.ndarray | None = None):
         pyspiel.Bot.__init__(self)
         self._rng = make_rng(seed) if rng is None else rng
+        # compiled (or loaded from Numba's cache) now, not in the first (timed) move
+        compile_for(random_action, _NO_STATE, _NO_STATE, 1, self._rng)
 
     def restart_at(self, state: pyspiel.State) -> None:
         pass

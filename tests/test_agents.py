@@ -1,10 +1,16 @@
 """The agent factory and the random agent."""
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pyspiel
 import pytest
 
 from agents import make_agent, parse_spec
 from agents.random_agent import RandomBot
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_parse_spec():
@@ -61,3 +67,28 @@ def test_random_bot_drives_openspiel_evaluation():
     bots = [make_agent("random", game, seed=s) for s in range(2)]
     returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, np.random.RandomState(0))
     assert sorted(returns) == [-1.0, 1.0]
+
+
+def test_kernel_bots_are_compiled_when_made_not_in_their_first_move():
+    # a cold compile in the first move (5 s for Pyatki's heuristic) was reported as that move's
+    # thinking time; a fresh interpreter, so no earlier test has compiled the kernels already
+    script = """
+import pyspiel
+from agents import make_agent
+from agents.heuristics import heuristic_module
+from agents.policies import random_action
+
+game = pyspiel.load_game("skip_pyatki")
+act = heuristic_module(game.spec.kernel).act
+assert not act.signatures and not random_action.signatures
+bots = [make_agent("heuristic", game), make_agent("random", game)]
+made = [list(act.signatures), list(random_action.signatures)]
+assert all(made), made
+state = game.new_initial_state()
+while state.is_chance_node():
+    state.apply_action(state.legal_actions()[0])
+for bot in bots:
+    bot.step(state)
+assert [list(act.signatures), list(random_action.signatures)] == made
+"""
+    subprocess.run([sys.executable, "-c", script], check=True, cwd=ROOT, timeout=600)
