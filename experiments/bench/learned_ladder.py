@@ -10,7 +10,8 @@ ladder after the first budget whose 95% interval lies wholly below 0.5 (the larg
 only be further below). The budget where the score crosses 0.5 (log-linear between the two
 budgets around it) is the model's worth in iterations. Beside it, the median iterations that
 ``ismcts(seconds=S)`` (the moonshot's opponent) runs in ``--timed-positions`` positions of
-random games, so the ladder can be read against that search on this machine.
+random games, so the ladder can be read against that search on this machine (``--budgets``
+with no value: only that).
 
 Rows go to ``--out`` (JSON, rewritten whole after each match); a rerun with the same ``--out``
 skips the matches already in it, so a stopped ladder resumes. Timed rows measure the machine:
@@ -139,43 +140,60 @@ def plot(rows: list[dict]) -> Figure:
         return _plot(rows)
 
 
+MARKERS = "osD^vP*Xh<>"
+
+
 def _plot(rows: list[dict]) -> Figure:
-    fig = Figure(figsize=(8, 5))
+    fig = Figure(figsize=(9, 5.5))
     ax = fig.add_subplot()
     games = sorted({r["game_name"] for r in rows if r["kind"] == "ladder"})
-    for g in games:
+    colours = matplotlib.colormaps["tab20"].colors[::2] + matplotlib.colormaps["tab20"].colors[1::2]
+    for k, g in enumerate(games):
         pts = sorted(
             (r["iterations"], r["score"], r["lo"], r["hi"])
             for r in rows
             if r["game_name"] == g and r["kind"] == "ladder"
         )
         n, score, lo, hi = (np.array(c) for c in zip(*pts))
+        shift = 1.04 ** (k - len(games) / 2)  # apart a little, so the intervals can be read
+        style = {"color": colours[k % len(colours)], "marker": MARKERS[k % len(MARKERS)]}
         ax.errorbar(
-            n,
+            n * shift,
             score,
             yerr=(score - lo, hi - score),
-            marker="o",
-            capsize=3,
+            capsize=2,
+            lw=1.2,
             label=g.removeprefix("skip_"),
+            **style,
         )
+        timed = [
+            r["median_iterations"] for r in rows if r["game_name"] == g and r["kind"] == "timed"
+        ]
+        if timed:  # where the moonshot's opponent stands on this axis
+            ax.plot(timed, [0.03], ls="none", ms=9, alpha=0.8, **style)
     ax.axhline(0.5, color="grey", lw=0.8)
     ax.set_xscale("log")
-    ax.set_xlabel("ismcts(iterations=N): N")
-    ax.set_ylabel("learned alone: duplicate score")
+    ax.set_xlabel(
+        "ismcts(iterations=N): N\n"
+        "(bottom row: the median iterations that ismcts(seconds=0.1) runs, same marker)"
+    )
+    ax.set_ylabel("learned alone: duplicate score [95%]")
     first = next(r for r in rows if r["kind"] == "ladder")
     ax.set_title(
         f"Each committed model alone against ISMCTS-N\n"
         f"({first['deals']} duplicate deals of family {first['seed']})"
     )
-    ax.legend(fontsize=8, ncol=2)
-    ax.set_ylim(0, 1)
+    ax.legend(fontsize=8, ncol=2, loc="upper right")
+    ax.set_ylim(0, 1.02)
     return fig
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", nargs="+", help="default: every game with a committed model")
-    ap.add_argument("--budgets", type=int, nargs="+", default=list(BUDGETS))
+    ap.add_argument(
+        "--budgets", type=int, nargs="*", default=list(BUDGETS), help="none: the timed rows only"
+    )
     ap.add_argument("--deals", type=int, default=60)
     ap.add_argument("--seed", type=int, default=4242)
     ap.add_argument(
