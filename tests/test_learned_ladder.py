@@ -68,3 +68,10 @@ def test_bad_arguments_are_one_clear_line(tmp_path):
     assert bad.returncode == 2 and "--budgets must increase" in bad.stderr
     missing = _run("--games", "skip_nonsense", "--out", out, check=False)
     assert missing.returncode == 2 and "no committed model" in missing.stderr
+    rows = tmp_path / "rows.json"
+    rows.write_text('[{"kind": "ladder", "game_name": "skip_pyatki", "iterations": 100}]')
+    broken = _run("--out", str(rows), check=False)
+    assert broken.returncode == 2 and "row 0: missing score, lo, hi, deals, seed" in broken.stderr
+    rows.write_text('[{"kind": "timed", "game_name": "skip_pyatki", "median_iterations": NaN}]')
+    nan = _run("--out", str(rows), check=False)
+    assert nan.returncode == 2 and "row 0: a number is not finite" in nan.stderr

@@ -74,6 +74,33 @@ def timed_iterations(game_name: str, seconds: float, positions: int, seed: int) 
     return float(np.median(counts))
 
 
+KEYS = {
+    "ladder": ("game_name", "iterations", "score", "lo", "hi", "deals", "seed"),
+    "timed": ("game_name", "median_iterations"),
+    "diagnostic": ("game_name",),
+}
+"""What each kind of row must hold (a rerun reads them back to resume)."""
+
+
+def _read(path: Path) -> list[dict]:
+    """The rows of an earlier run at ``path`` (none if it does not exist), checked."""
+    if not path.exists():
+        return []
+    rows = json.loads(path.read_text())  # a JSONDecodeError is a ValueError
+    if not isinstance(rows, list):
+        raise ValueError("want a list of rows")
+    for k, r in enumerate(rows):
+        if not isinstance(r, dict) or r.get("kind") not in KEYS:
+            raise ValueError(f"row {k}: want a kind among {', '.join(KEYS)}")
+        missing = [key for key in KEYS[r["kind"]] if key not in r]
+        if missing:
+            raise ValueError(f"row {k}: missing {', '.join(missing)}")
+        numbers = [r[key] for key in KEYS[r["kind"]][1:]]
+        if not all(isinstance(x, int | float) and math.isfinite(x) for x in numbers):
+            raise ValueError(f"row {k}: a number is not finite")
+    return rows
+
+
 def _write(path: Path, rows: list[dict]) -> None:
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(json.dumps(rows, indent=1))
@@ -209,7 +236,12 @@ def main() -> None:
         ap.error("--deals must be in 1..10^5 and --timed-positions in 1..10^4")
     if not (math.isfinite(args.seconds) and 0 <= args.seconds < 60):
         ap.error(f"--seconds must be in [0, 60) (got {args.seconds})")
-    rows = json.loads(args.out.read_text()) if args.out.exists() else []
+    try:
+        rows = _read(args.out)
+    except ValueError as e:
+        ap.error(f"{args.out}: not a ladder's rows ({e})")
+    if args.png and not any(r["kind"] == "ladder" for r in rows):
+        ap.error(f"{args.out}: no ladder rows to draw")
     if args.png:
         save(plot(rows), args.png)
         return
