@@ -31,10 +31,10 @@ def test_the_crossing_is_log_linear_between_the_budgets_around_one_half():
     assert crossing([]) is None
 
 
-def _run(*args, check=True):
+def _run(*args, check=True, cwd=ROOT):
     return subprocess.run(
         [sys.executable, str(SCRIPT), *args],
-        cwd=ROOT,
+        cwd=cwd,
         capture_output=True,
         text=True,
         timeout=900,
@@ -45,18 +45,22 @@ def _run(*args, check=True):
 def test_a_ladder_stops_below_one_half_resumes_and_draws(tmp_path):
     out = tmp_path / "ladder.json"
     common = ["--games", "skip_pyatki", "--deals", "2", "--seed", "5", "--out", str(out)]
-    _run(*common, "--budgets", "1", "2", "300", "--seconds", "0.01", "--timed-positions", "2")
+    first = ["--budgets", "1", "2", "300", "--seconds", "0.01", "--timed-positions", "2"]
+    _run(*common, *first, cwd=tmp_path)  # the model is found from any working folder
     rows = json.loads(out.read_text())
     ladder = [r for r in rows if r["kind"] == "ladder"]
     assert [r["iterations"] for r in ladder] == [1, 2, 300][: len(ladder)]
     # each later budget is played only while the previous interval reached 0.5
     assert all(r["hi"] >= 0.5 for r in ladder[:-1])
     assert ladder[0]["b"] == "ismcts(iterations=1)" and ladder[0]["deals"] == 2
+    assert ladder[0]["a"] == "learned(model=results/models/skip_pyatki.npz)"
     assert all(0 <= r["lo"] <= r["score"] <= r["hi"] <= 1 for r in ladder)
     (timed,) = [r for r in rows if r["kind"] == "timed"]
     assert timed["median_iterations"] >= 1
     again = _run(*common, "--budgets", "1", "2", "300", "--seconds", "0.01")
     assert again.stdout == "" and json.loads(out.read_text()) == rows  # nothing played twice
+    other = _run(*common[:-2], "--deals", "3", "--out", str(out), check=False)
+    assert other.returncode == 2 and "holds rows of --deals 2 --seed 5" in other.stderr
     png = tmp_path / "ladder.png"
     _run("--out", str(out), "--png", str(png))
     assert png.read_bytes()[:4] == b"\x89PNG"

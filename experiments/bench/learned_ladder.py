@@ -117,15 +117,14 @@ def ladder(game_name: str, args: argparse.Namespace, rows: list[dict]) -> None:
         if not done:
             spec_b = f"ismcts(iterations={n})"
             t0 = time.process_time()
-            r = match(
-                game, f"learned(model={model.relative_to(ROOT)})", spec_b, args.deals, args.seed
-            )
+            # played from the absolute path (any working folder), recorded by the repository's
+            r = match(game, f"learned(model={model})", spec_b, args.deals, args.seed)
             done = [
                 {
                     "kind": "ladder",
                     "game_name": game_name,
                     "game": str(game),
-                    "a": r.spec_a,
+                    "a": f"learned(model={model.relative_to(ROOT)})",
                     "b": spec_b,
                     "iterations": n,
                     "deals": args.deals,
@@ -245,6 +244,14 @@ def main() -> None:
     if args.png:
         save(plot(rows), args.png)
         return
+    other = {(r["deals"], r["seed"]) for r in rows if r["kind"] == "ladder"} - {
+        (args.deals, args.seed)
+    }
+    if other:  # a resumed ladder must play the deals its rows were played on
+        deals, seed = sorted(other)[0]
+        ap.error(
+            f"{args.out} holds rows of --deals {deals} --seed {seed}: use those or another --out"
+        )
     games = args.games or sorted(p.stem for p in MODELS.glob("*.npz"))
     missing = [g for g in games if not (MODELS / f"{g}.npz").exists()]
     if missing:
