@@ -272,6 +272,11 @@ class KernelState(pyspiel.State):
                 out.append((actor, f"?{seen_by}"))
         return out
 
+    def seen_by(self) -> list[int]:
+        """For each action applied so far, the bitmask of the seats that saw it in full (bit q:
+        seat q; every seat for a public event, none for a card put away unseen)."""
+        return [entry >> 3 for entry in self._log]
+
     def observation_string(self, player: int | None = None) -> str:
         return self.spec.render_observation(self._s, self._check_player(player))
 

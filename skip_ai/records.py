@@ -16,6 +16,9 @@ games played each for themselves):
 ``deal``           the deal's number within its (game, pair of agents)
 ``seating``        which seating of the deal (``skip_ai.duplicate.seatings``)
 ``seed``           the deal's seed: every seating of a deal is dealt the same cards
+``mirrored``       True when the game was dealt the deal's mirror (``skip_ai.mirror``: the
+                   teams' hands swapped, colours too where they matter); null in records
+                   written before this column, which were all dealt plainly
 ``agent_a``        the pair's first agent name; ``agent_b`` the second
 ``agents``         agent name per seat
 ``returns``        return per seat
@@ -57,6 +60,7 @@ SCHEMA = pa.schema(
         ("deal", pa.int64()),
         ("seating", pa.int64()),
         ("seed", pa.uint64()),
+        ("mirrored", pa.bool_()),
         ("agent_a", pa.string()),
         ("agent_b", pa.string()),
         ("agents", pa.list_(pa.string())),
@@ -77,7 +81,7 @@ SCHEMA = pa.schema(
 )
 
 
-OPTIONAL = ("actions",)
+OPTIONAL = ("actions", "mirrored")
 """Columns a record may leave out (null): the history is kept when the producer has it."""
 
 

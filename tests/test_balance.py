@@ -1,199 +1,32 @@
-"""Balance studies: the measures on hand-made records, the config's checks, a tiny study end
-to end (report included), and a study killed with kill -9 and resumed."""
+"""Balance studies: the config's checks, a tiny study end to end (report included), a
+sequential study with mirrors, and studies killed with kill -9 and resumed (the measures on
+hand-made records: test_balance_measures.py)."""
 
 from __future__ import annotations
 
-import math
 import os
 import signal
 import subprocess
 import sys
 import time
-from collections import namedtuple
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from skip_ai.balance.config import Measures, load_balance_config, parse_balance_config
-from skip_ai.balance.findings import confirmation, rung_rates
+from skip_ai.balance import sequential
+from skip_ai.balance.config import load_balance_config, parse_balance_config
 from skip_ai.balance.ladder import study_schedule, study_size
-from skip_ai.balance.metrics import (
-    advantaged,
-    game_decisions,
-    paired_difference,
-    paired_unfairness,
-    selfplay_table,
-    sides,
-    skill_depth,
-    split,
-    trace_table,
-)
+from skip_ai.balance.metrics import split
 from skip_ai.balance.study import quick_config_path, run_study
-from skip_ai.balance.variants import holm
 from skip_ai.cli import main
 from skip_ai.records import read_records
-from skip_ai.stats import score_interval, wilson
 from skip_ai.tournament import ConfigError
 
 ROOT = Path(__file__).resolve().parents[1]
 GAME = "skip_columns(players=2,deck=36)"
 TEAM4 = "skip_columns(players=4)"
-
-# --- the measures on hand-made records ---------------------------------------------------
-
-Rec = namedtuple("Rec", "movers mover_values value_spreads winner")
-
-
-def test_score_interval_is_wilson_for_wins_and_losses_and_never_empty():
-    x = np.array([1, 1, 0, 1, 0, 0, 1, 1], float)
-    assert score_interval(x)[1:] == pytest.approx(wilson(5, 8))
-    p, lo, hi = score_interval(np.zeros(10))
-    assert p == 0 and lo == 0 and hi == pytest.approx(wilson(0, 10)[1])
-    # duplicate deals whose two games split (½ each) are one certain draw: a narrow interval
-    p, lo, hi = score_interval(np.array([0.5, 0.5, 1.0, 0.5]))
-    assert lo < p < hi and hi - lo < wilson(2.5, 4)[1] - wilson(2.5, 4)[0]
-
-
-def test_decision_measures_of_a_hand_made_team_game():
-    s = sides(TEAM4)  # seats 0, 1 are team 0; 2, 3 team 1
-    # team 0's chance as the movers saw it: .6, .4 (team 1 said .6), .3, .7, .9, .95; forced
-    # moves (NaN) do not count; team 0 wins
-    rec = Rec(
-        movers=[0, 2, 1, 3, 0, 2, 1, 3],
-        mover_values=[0.6, 0.6, 0.3, 0.3, 0.9, np.nan, 0.95, 0.02],
-        value_spreads=[0.2, 0.05, 0.3, 0.0, 0.1, np.nan, 0.5, 0.01],
-        winner=0,
-    )
-    m = game_decisions(rec, s, Measures(decided_threshold=0.8, meaningful_spread=0.1))
-    # team 0's series: .6 .4 .3 .7 .9 .95 .98 → above, below, below, above, ... : 2 changes
-    assert m["lead_changes"] == 2
-    assert m["drama"] == pytest.approx((math.sqrt(0.1) + math.sqrt(0.2)) / 2)
-    assert m["comeback_rate"] == 1
-    # the winner's estimate is ≥ .8 from the 5th decision (index 4) on, of 8 decisions
-    assert m["decided_at"] == pytest.approx(4 / 8)
-    values = np.array([0.6, 0.6, 0.3, 0.3, 0.9, 0.95, 0.02])
-    assert m["uncertainty"] == pytest.approx(np.mean(1 - np.abs(2 * values - 1)))
-    assert m["meaningful_choice_rate"] == pytest.approx(4 / 8)
-
-
-def test_decision_measures_without_a_search_or_a_winner():
-    s = sides(TEAM4)
-    none = game_decisions(Rec([0, 2], [np.nan, np.nan], [np.nan, np.nan], 1), s, Measures())
-    assert all(math.isnan(v) for v in none.values())
-    drawn = game_decisions(Rec([0, 2], [0.5, 0.5], [0.0, 0.0], -1), s, Measures())
-    assert drawn["lead_changes"] == 0 and math.isnan(drawn["drama"])
-    never_behind = game_decisions(Rec([0, 2], [0.9, 0.1], [0.0, 0.0], 0), s, Measures())
-    assert never_behind["drama"] == 0 and never_behind["decided_at"] == 0
-
-
-def _selfplay(winners: list[int], game: str = TEAM4, rung: int = 0) -> pd.DataFrame:
-    n = len(winners)
-    return pd.DataFrame(
-        {
-            "game": game,
-            "rung": rung,
-            "agent_a": "a",
-            "deal": range(n),
-            "winner": winners,
-            "num_moves": 10,
-            "movers": [None] * n,
-            "mover_values": [None] * n,
-            "value_spreads": [None] * n,
-        }
-    )
-
-
-def test_selfplay_rates_and_the_headline():
-    t = selfplay_table(_selfplay([0, 0, 1, -1]), Measures()).set_index("measure")
-    assert t.loc["team0_win_rate"].value == 0.5 and t.loc["draw_rate"].value == 0.25
-    assert t.loc["team0_score"].value == pytest.approx(0.625)
-    assert t.loc["team0_win_rate", ["lo", "hi"]].tolist() == pytest.approx(wilson(2, 4))
-    assert "lead_changes" not in t.index  # nobody searched
-    seats = selfplay_table(_selfplay([0, 1, 1, 2], "skip_pyatki(players=3)"), Measures())
-    assert seats.set_index("measure").loc["seat1_win_rate"].value == 0.5
-
-
-def _value(game: str, rungs: list[list[int]]) -> pd.DataFrame:
-    """The self-play table of hand-made winners, one list per rung, indexed as findings read
-    it."""
-    parts = [_selfplay(w, game, rung) for rung, w in enumerate(rungs)]
-    table = selfplay_table(pd.concat(parts, ignore_index=True), Measures())
-    return table.set_index(["rung", "measure"])
-
-
-def test_findings_say_whether_stronger_play_confirms_an_advantage():
-    names = ["random", "heuristic", "ismcts"]
-    even, black = [0, 1] * 10, [1] * 20
-    confirmed = confirmation(TEAM4, _value(TEAM4, [even, black, black]), [0, 1, 2], names)
-    lo = 1 - wilson(0, 20)[1]  # team 1 wins all 20 games: its score's interval
-    assert confirmed == (
-        "Stronger play confirms the advantage of team 1 (Black, seats 2, 3): its score (wins "
-        f"and half the draws), 100.0% [{100 * lo:.1f}, 100.0], lies above ½ between equal "
-        "ismcts players, as at heuristic."
-    )
-    gone = confirmation(TEAM4, _value(TEAM4, [even, black, even]), [0, 1, 2], names)
-    assert gone.startswith("Stronger play does not confirm the advantage of team 1 (Black")
-    assert "seen at heuristic: between equal ismcts players its score (wins and half" in gone
-    assert "50.0% [29.9, 70.1], includes ½ (at this number of games" in gone
-    assert "No team is advantaged" in confirmation(TEAM4, _value(TEAM4, [even]), [0], names)
-
-
-def test_pyatki_findings_speak_of_every_seat():
-    game = "skip_pyatki(players=3)"
-    value = _value(game, [[0, 1, 2] * 8, [2] * 16 + [0] * 8])
-    rates = rung_rates(game, value, 1, "heuristic")
-    assert rates.startswith("between equal heuristic players (24 games; fair: 33.3% each)")
-    for seat, share in ((0, "33.3%"), (1, "0.0%"), (2, "66.7%")):
-        assert f"seat {seat}{' (moves first)' if seat == 0 else ''} {share} [" in rates
-    said = confirmation(game, value, [0, 1], ["random", "heuristic"])
-    assert said.startswith("Stronger play confirms the advantage of seat 2: its win rate, 66.7%")
-    assert "lies above the fair share 33.3%" in said and "team" not in rates + said
-    assert advantaged(value, game, 0) == [] and advantaged(value, game, 1) == [2]
-
-
-def test_skill_trace_and_depth():
-    steps = pd.DataFrame(
-        {
-            "game": "g",
-            "rung": [1] * 40 + [2] * 40 + [3] * 40,
-            "deal": list(range(20)) * 6,
-            "agent_a": "x",
-            "agent_b": "y",
-            "score_a": [1.0] * 40 + [1.0, 0.0] * 20 + [1.0] * 40,
-        }
-    )
-    trace = trace_table(steps)
-    assert trace.clear.tolist() == [True, False, True]
-    assert skill_depth(trace, "g") == 1  # counted from the bottom, up to the first unclear step
-    assert skill_depth(trace.assign(clear=True), "g") == 3
-
-
-def test_paired_unfairness_compares_means_not_games():
-    fair = pd.Series([1.0, 0.0] * 10)  # team 0 wins half: fair
-    lopsided = pd.Series([1.0] * 18 + [0.0] * 2)  # 90%: 0.4 from ½
-    d, lo, hi, p, n = paired_unfairness(fair, lopsided, 0.5, 0.5)
-    assert (d, n) == (pytest.approx(-0.4), 20) and lo < d < hi < 0 and p < 0.05
-    same = paired_unfairness(fair, fair, 0.5, 0.5)
-    assert same[0] == 0 and same[3] == 1
-    # each against its own fair share: a seat winning a third of 3-player games is fair
-    third, half = pd.Series([1.0, 0.0, 0.0] * 8), pd.Series([1.0, 0.0] * 12)
-    assert paired_unfairness(third, half, 1 / 3, 0.5)[0] == pytest.approx(0)
-    assert paired_unfairness(fair, lopsided, 0.5, 0.5) == (d, lo, hi, p, n)  # reproducible
-
-
-def test_paired_difference_and_holm():
-    x = pd.Series([1.0, 1, 1, 1, 0], index=range(5))
-    y = pd.Series([0.0, 0, 0, 0, 0], index=range(5))
-    d, lo, hi, p, n = paired_difference(x, y)
-    assert (d, n) == (0.8, 5) and -1 <= lo < d < hi <= 1 and p < 0.05
-    same = paired_difference(y, y)
-    assert same[0] == 0 and same[1] < 0 < same[2] and same[3] == 1  # no false certainty
-    assert holm(np.array([0.01, 0.04, 0.03, np.nan])).tolist()[:3] == pytest.approx(
-        [0.03, 0.06, 0.06]
-    )
-
 
 # --- the config ----------------------------------------------------------------------------
 
@@ -222,6 +55,7 @@ spec = "ismcts(iterations=8)"
 """
 
 
+SEQ = {"deals": None, "trace_deals": 1}  # with [precision] the rule decides the deals
 GOOD = {
     "name": "t",
     "deals": 2,
@@ -254,11 +88,53 @@ GOOD = {
         ({"halving": {"rounds": 2}}, "rounds = 2 leaves round 1 fewer than 2 of the 2 deals"),
         ({"halving": {"rounds": 99}}, "rounds = 99 leaves round 1 fewer than 2"),
         ({"deals": 8, "halving": {"rounds": 2, "rung": "x"}}, "rung 'x' is not a rung"),
+        ({"mirror": 1}, "field 'mirror' must be true or false"),
+        (
+            {"precision": {"target": 0.0}, "deals": None, "trace_deals": 1},
+            "[precision] field 'target' must be a finite number",
+        ),
+        (
+            {"precision": {"first": 2.5}, "deals": None, "trace_deals": 1},
+            "[precision] field 'first' must be a whole number",
+        ),
+        (
+            {"precision": {"growth": 1.0}, "deals": None, "trace_deals": 1},
+            "[precision] field 'growth' must be a finite number",
+        ),
+        (
+            {"precision": {"cap_games": float("nan")}, "deals": None, "trace_deals": 1},
+            "field 'cap_games' must be a finite",
+        ),
+        (
+            {"precision": {"speed": 1}, "deals": None, "trace_deals": 1},
+            "[precision] unknown field 'speed'",
+        ),
+        ({"precision": {}, "trace_deals": 1}, "'deals' is decided by [precision]"),
+        ({"games": [{"game": GAME, "agents": ["r", "x"]}]}, "agent 'x' is not one of"),
+        ({"games": [{"game": GAME, "agents": ["r"]}]}, "must list at least two agent names"),
+        ({"games": [{"game": GAME, "rungs": 1}]}, "unknown field 'rungs'"),
+        (
+            {"agents": [{"name": "r", "spec": "random", "cap_games": 0}, GOOD["agents"][1]]},
+            "field 'cap_games' must be a finite number in [2",
+        ),
+        (
+            {"agents": [{"name": "r", "spec": "random", "cap_games": 9}, GOOD["agents"][1]]},
+            "needs [precision]",
+        ),
+        (
+            {"agents": [{"name": "r", "spec": "random", "colour": 1}, GOOD["agents"][1]]},
+            "[[agents]] #1: unknown field 'colour'",
+        ),
+        (
+            {"deals": 8, "halving": {"rounds": 2}, "games": [{"game": GAME, "agents": ["r", "h"]}]},
+            "cannot be combined",
+        ),
     ],
 )
 def test_config_errors_are_one_line_naming_the_field(change, message):
     with pytest.raises(ConfigError) as e:
-        parse_balance_config(GOOD | change, source="study.toml")
+        raw = {k: v for k, v in (GOOD | change).items() if v is not None}
+        parse_balance_config(raw, source="study.toml")
     assert str(e.value).startswith("study.toml: ") and message in str(e.value)
     assert "\n" not in str(e.value)
 
@@ -321,19 +197,19 @@ def test_a_tiny_study_writes_its_report(tmp_path):
     summary, report = run_study(cfg, progress=False)
     assert summary.played == summary.total == study_size(cfg)
     text = report.read_text()
-    assert text.index("## Findings") < text.index("## Definitions") < text.index("## Self-play")
-    assert "between equal heuristic players" in text and "Skill depth" in text
-    assert "| advantaged at the top " in text.split("## Findings")[1].split("**")[0]
-    assert "team 0 (Red, seat 0; moves first)" in text or "team 1 (Black, seat 1)" in text
+    assert text.index("## Answers") < text.index("## Skill trace") < text.index("## Definitions")
+    answers = text.split("## Answers")[1].split("**")[0]
+    assert "| Columns for two (deck=36) " in answers and "| unresolved " in answers
+    assert "between equal ismcts-8 players" in text and "Skill trace (duplicate deals" in text
+    assert "betting interval" in text
     for figure in ("rungs", "trace", "variants"):
         assert (cfg.out / "figures" / f"{figure}.png").stat().st_size > 1000
     df = read_records(cfg.out / "records")
-    selfplay, _ = split(df)
-    searched = selfplay[selfplay.agent_a == "ismcts-8"]
-    assert all(np.isfinite(v).any() for v in searched.mover_values)
+    assert not df.mirrored.any()
     assert all(len(m) == n for m, n in zip(df.movers, df.num_moves))
     assert "Partial study" not in text and "every variant and rung complete" in text
     assert (cfg.out / "selfplay.csv").stat().st_size > 100
+    assert (cfg.out / "answers.csv").stat().st_size > 100
 
     # a study stopped early (the shard of its last steps gone) reports what it holds,
     # labelled partial
@@ -343,7 +219,64 @@ def test_a_tiny_study_writes_its_report(tmp_path):
     assert len(read_records(cfg.out / "records")) == left  # nothing played
     partial = (tmp_path / "partial" / "report.md").read_text()
     assert "**Partial study**" in partial and "are recorded; every number below" in partial
-    assert f"Complete: {cfg.games[0]}. In progress: {cfg.games[1]} (step ismcts-8 v" in partial
+
+
+SEQUENTIAL = """name = "seq"
+seed = 4
+trace_deals = 3
+games_per_task = 6
+out = "{out}"
+mirror = true
+
+[precision]
+target = 0.05
+first = 8
+growth = 2.0
+cap_games = 64
+
+[[games]]
+game = "skip_columns(players=4)"
+[[games]]
+game = "skip_brook(players=2)"
+agents = ["random", "heuristic"]
+
+[[agents]]
+name = "random"
+spec = "random"
+[[agents]]
+name = "heuristic"
+spec = "heuristic"
+[[agents]]
+name = "ismcts-8"
+spec = "ismcts(iterations=8)"
+cap_games = 16
+"""
+
+
+def test_a_sequential_study_with_mirrors_stops_each_rung_by_its_rule(tmp_path):
+    path = tmp_path / "seq.toml"
+    path.write_text(SEQUENTIAL.format(out=tmp_path / "out"))
+    cfg = load_balance_config(path)
+    summary, report = run_study(cfg, workers=2, progress=False)
+    df = read_records(cfg.out / "records")
+    plans = sequential.plan(cfg, df)
+    assert sequential.done(plans) and summary.before + summary.played == len(df)
+    by = {(p.variant, p.rung): p for p in plans}
+    # Black wins Columns between equal heuristic players about 19 times in 20: clear at once
+    assert by[(0, 1)].stop == "clear" and by[(0, 1)].deals <= 16
+    assert by[(0, 2)].stop in ("clear", "capped") and by[(0, 2)].deals <= 8  # 16 games cap
+    assert by[(0, 0)].stop == "capped" and by[(0, 0)].deals == 32  # coin flips, 64 games
+    selfplay, steps = split(df)
+    # each deal with its mirror; Brook's own ladder has two rungs, one step
+    assert (selfplay.groupby(["variant", "rung", "deal"]).size() == 2).all()
+    assert selfplay.mirrored.sum() == len(selfplay) // 2
+    assert set(steps[steps.variant == 1].rung) == {1}
+    text = report.read_text()
+    assert "betting confidence sequence" in text and "| clear " in text and "| capped " in text
+    assert "Columns for four" in text and "Brook for two" in text and "mirror ×" in text
+    # resumed, nothing is played again and the report is the same
+    again, report2 = run_study(cfg, workers=1, progress=False)
+    assert again.played == 0 and report2.read_text() == text
 
 
 def _records(out: Path) -> pd.DataFrame:

@@ -50,9 +50,13 @@ def records(cfg, k: int, contenders, team0_wins) -> pd.DataFrame:
                 "status": "ok",
                 "game": g.game,
                 "deal": g.deal,
+                "seating": g.seating,
+                "team_game": True,
                 "agent_a": g.agent_a.name,
                 "agent_b": g.agent_b.name,
                 "winner": 0 if team0_wins(v, g.deal) else 1,
+                "scores": [7.0, 6.0] if team0_wins(v, g.deal) else [6.0, 7.0],
+                "seconds": 0.1,
                 "score_a": 0.5,
                 "num_moves": 50,
                 "movers": None,
@@ -80,9 +84,10 @@ def test_a_variant_clearly_worse_than_the_best_is_dropped():
     assert [r.number for r in rounds] == [1, 2] and rounds[0].complete and not rounds[1].complete
     v = rounds[0].verdicts.set_index("game")
     fair, unfair = cfg.games
-    # 20 deals: fair 0.5 [0.30, 0.70] → |p − ½| ≤ 0.20; unfair 0 [0, 0.16] → |p − ½| ≥ 0.34
-    assert v.loc[fair, "lo"] == 0 and v.loc[fair, "hi"] == pytest.approx(0.2007, abs=1e-3)
-    assert v.loc[unfair, ["penalty", "lo"]].tolist() == pytest.approx([0.5, 0.3389], abs=1e-3)
+    # 20 deals (betting intervals): fair 0.5 [0.23, 0.78] → |p − ½| ≤ 0.28; unfair 0 [0, 0.21]
+    # → |p − ½| ≥ 0.29
+    assert v.loc[fair, "lo"] == 0 and v.loc[fair, "hi"] == pytest.approx(0.2759, abs=1e-3)
+    assert v.loc[unfair, ["penalty", "lo"]].tolist() == pytest.approx([0.5, 0.2874], abs=1e-3)
     assert v.dropped.tolist() == [False, True] and set(v.best) == {fair}
     assert v.deals.tolist() == [20, 20]
     assert rounds[1].contenders == (0,)

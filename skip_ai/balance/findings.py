@@ -1,10 +1,11 @@
-"""A balance study's findings in sentences: per variant, who is advantaged at each rung of the
-ladder and whether stronger play confirms it, whether the advantage has settled, the skill
-trace, the per-decision measures; then the successive halving, the variants ranked and tested.
+"""A balance study's findings in sentences and in its answer table: per variant, the side
+advantage at each rung with its precision and cost, whether the top rung is shown stronger
+than the one below (the game or the bot?), the margins, the skill trace; then the variants.
 
-Every number names who played (the rung) and on how many games or deals, with its 95%
-interval. Team games are read on the teams (team 0 moves first); games played each for
-themselves on every seat."""
+Every sentence is built from the numbers of the tables it sits beside (``study_tables``), so
+it cannot contradict them; every number names who played (the rung) and on how many deals,
+with its 95% interval and the interval's method.
+"""
 
 from __future__ import annotations
 
@@ -14,13 +15,29 @@ import pandas as pd
 
 from skip_ai.balance.config import BalanceConfig
 from skip_ai.balance.halving import Round
-from skip_ai.balance.metrics import Settlement, advantaged, sides
+from skip_ai.balance.metrics import Settlement, sides
 
-VERDICT = {
-    "settled": "has settled",
-    "moving": "is still moving with skill: not settled at this budget",
-    "unresolved": "has neither clearly settled nor clearly moved at this number of deals",
-}
+WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
+
+
+def variant_name(game: str) -> str:
+    """A variant as a designer says it: "Columns for four", with the parameters that are not
+    the game's defaults after it ("Domino for two (deck=36, remove4=true)")."""
+    import skip_ai  # noqa: F401  (registers the games)
+    from skip_ai.pyspiel_wrapper import load, spec_of
+
+    spec = spec_of(game)
+    params = load(game).resolved
+    base = spec.fill_defaults({"players": params["players"]} if "players" in params else {})
+    name = spec.long_name
+    if any(len(p.choices) > 1 for p in spec.params if p.name == "players"):
+        name += f" for {WORDS.get(params['players'], params['players'])}"
+    changed = [
+        f"{k}={str(v).lower() if isinstance(v, bool) else v}"
+        for k, v in params.items()
+        if k != "players" and base.get(k, v) != v
+    ]
+    return name + (f" ({', '.join(changed)})" if changed else "")
 
 
 def pct(v: float, lo: float, hi: float) -> str:
@@ -40,85 +57,10 @@ def points(x: Settlement) -> str:
 def side_text(game: str, team: int) -> str:
     """Team ``team`` named as the designer knows it: colour, seats, who moves first."""
     s = sides(game)
-    first = "; moves first" if team == 0 else ""
-    colour = f"{s.names[team]}, " if s.colours else ""
+    first = ", moves first" if team == 0 else ""
     seats = s.team_seats(team)
-    return f"team {team} ({colour}seat{'s' if ',' in seats else ''} {seats}{first})"
-
-
-def seat_text(seat: int) -> str:
-    return f"seat {seat}{' (moves first)' if seat == 0 else ''}"
-
-
-def who(game: str, side: int) -> str:
-    """A side of ``game``: a team in a team game, else a seat."""
-    return side_text(game, side) if sides(game).team_game else seat_text(side)
-
-
-def fair_text(game: str) -> str:
-    s = sides(game)
-    return "½" if s.team_game else f"the fair share {100 * s.fair:.1f}%"
-
-
-def rung_rates(game: str, value: pd.DataFrame, rung: int, name: str) -> str:
-    """Who wins how often between equal ``name`` players (``value``: the self-play table
-    indexed by (rung, measure))."""
-    s = sides(game)
-    n = int(value.loc[(rung, s.headline)].n)
-    if s.team_game:
-        favoured = 1 if value.loc[(rung, "team0_score")].value < 0.5 else 0
-        x = value.loc[(rung, f"team{favoured}_win_rate")]
-        return (
-            f"between equal {name} players {side_text(game, favoured)} wins "
-            f"{pct(x.value, x.lo, x.hi)} of {n} games"
-        )
-    seats = [value.loc[(rung, f"seat{k}_win_rate")] for k in range(s.players)]
-    each = ", ".join(f"{seat_text(k)} {pct(x.value, x.lo, x.hi)}" for k, x in enumerate(seats))
-    return (
-        f"between equal {name} players ({n} games; fair: {100 * s.fair:.1f}% each) the seats "
-        f"win {each}"
-    )
-
-
-def side_score(game: str, value: pd.DataFrame, rung: int, side: int) -> str:
-    """What an advantage is read on, with its interval: a team's score (wins and half the
-    draws), a seat's win rate."""
-    if not sides(game).team_game:
-        x = value.loc[(rung, f"seat{side}_win_rate")]
-        return f"its win rate, {pct(x.value, x.lo, x.hi)},"
-    x = value.loc[(rung, "team0_score")]
-    v, lo, hi = (x.value, x.lo, x.hi) if side == 0 else (1 - x.value, 1 - x.hi, 1 - x.lo)
-    return f"its score (wins and half the draws), {pct(v, lo, hi)},"
-
-
-def confirmation(game: str, value: pd.DataFrame, rungs: list[int], names: list[str]) -> str:
-    """Whether stronger play confirms an advantage: the sides whose interval lies above the
-    fair value at the highest rung played, against those seen at the rungs below."""
-    top = rungs[-1]
-    adv = {r: advantaged(value, game, r) for r in rungs}
-    fair = fair_text(game)
-    if adv[top]:
-        out = []
-        for side in adv[top]:
-            also = [names[r] for r in rungs[:-1] if side in adv[r]]
-            out.append(
-                f"Stronger play confirms the advantage of {who(game, side)}: "
-                f"{side_score(game, value, top, side)} lies above {fair} between equal "
-                f"{names[top]} players"
-                + (f", as at {', '.join(also)}." if also else " (at no lower rung).")
-            )
-        return " ".join(out)
-    seen = sorted({side for r in rungs for side in adv[r]})
-    if not seen:
-        kind = "team" if sides(game).team_game else "seat"
-        return f"No {kind} is advantaged at any rung ({fair} inside every interval)."
-    return " ".join(
-        f"Stronger play does not confirm the advantage of {who(game, side)} seen at "
-        f"{', '.join(names[r] for r in rungs if side in adv[r])}: between equal "
-        f"{names[top]} players {side_score(game, value, top, side)} includes {fair} (at "
-        "this number of games: an advantage may remain, smaller or not yet told apart)."
-        for side in seen
-    )
+    where = f"team {team}, seat{'s' if ',' in seats else ''} {seats}{first}"
+    return f"{s.names[team]} ({where})" if s.colours else where
 
 
 def short_side(game: str, side: int) -> str:
@@ -127,118 +69,303 @@ def short_side(game: str, side: int) -> str:
     return (s.names[side] if s.colours else f"team {side}") if s.team_game else f"seat {side}"
 
 
-def glance(config: BalanceConfig, t: dict) -> pd.DataFrame:
-    """One row per variant: its headline at every rung (percent), who is advantaged at the
-    highest rung played, whether a lower rung saw another advantage, the verdict on the top
-    two rungs and the skill depth."""
-    names = [a.name for a in config.agents]
+def seat_text(seat: int) -> str:
+    return f"seat {seat}{' (moves first)' if seat == 0 else ''}"
+
+
+# --- the answer of one rung ----------------------------------------------------------------
+
+
+def rung_answer(game: str, value: pd.DataFrame, rung: int, tests: pd.DataFrame) -> dict:
+    """What a rung says of the side advantage: the favoured side, the advantage in points and
+    its half-width, the interval, whether a side is advantaged (Holm), the method."""
+    s = sides(game)
+    rows = [value.loc[(rung, m)] for m in s.headlines]
+    half = max((x.hi - x.lo) / 2 for x in rows)
+    if s.team_game:
+        x = rows[0]
+        favoured = 0 if x.value >= 0.5 else 1
+        advantage = abs(x.value - 0.5)
+    else:
+        favoured = max(range(s.players), key=lambda k: abs(rows[k].value - s.fair))
+        advantage = rows[favoured].value - s.fair
+    adv = tests[(tests.game == game) & (tests.rung == rung) & tests.advantaged]
+    return {
+        "favoured": favoured,
+        "advantage": advantage,
+        "half": half,
+        "rows": rows,
+        "advantaged": sorted(int(k) for k in adv.side),
+        "excludes": any(x.lo > s.fair or x.hi < s.fair for x in rows),
+        "method": rows[0].method,
+        "n": int(rows[0].n),
+        "games": int(rows[0].games),
+    }
+
+
+def verdict(answer: dict, game: str, target: float | None, stop: str | None) -> str:
+    """A rung's verdict: the side advantaged (Holm), fair to the target, capped, unresolved."""
+    if answer["advantaged"]:
+        return "favours " + ", ".join(short_side(game, k) for k in answer["advantaged"])
+    if answer["excludes"]:
+        return f"leans to {short_side(game, answer['favoured'])} (not after Holm)"
+    if target is not None and answer["half"] <= target + 1e-12:
+        return f"fair to ±{100 * target:.0f} points"
+    return "capped" if stop == "capped" else "unresolved"
+
+
+def more_cost(answer: dict, target: float, seconds: float) -> str:
+    """What reaching the target would take, from the half-width's 1/√n shrinkage."""
+    n, games = answer["n"], answer["games"]
+    need = math.ceil(n * (answer["half"] / target) ** 2)
+    more_games = max(0, need - n) * games / max(n, 1)
+    return (
+        f"±{100 * target:.0f} would take about {need} deals, {more_games:.0f} more games "
+        f"(about {more_games * seconds:.0f} more CPU s)"
+    )
+
+
+def answer_table(config: BalanceConfig, t: dict) -> pd.DataFrame:
+    """One row per variant and self-play rung: the headline, the advantage ± half-width, the
+    verdict, the deals, games and CPU seconds it took, whether the cap stopped it, the
+    mirror's efficiency."""
+    target = config.precision.target if config.precision else None
+    stops = {(p.variant, p.rung): p.stop for p in t["plans"]}
     rows = []
-    for game in config.games:
+    for v, game in enumerate(config.games):
         s = sides(game)
         value = t["selfplay"][t["selfplay"].game == game].set_index(["rung", "measure"])
-        rungs = [r for r in range(len(names)) if (r, s.headline) in value.index]
-        if not rungs:
-            continue
-        row = {"variant": game, "games per rung": int(value.loc[(rungs[-1], s.headline)].n)}
-        for r, name in enumerate(names):
-            x = value.loc[(r, s.headline)] if r in rungs else None
-            row[name] = (
-                "—" if x is None else f"{100 * x.value:.0f} [{100 * x.lo:.0f}, {100 * x.hi:.0f}]"
+        for r, name in enumerate(config.names(v)):
+            if (r, s.headline) not in value.index:
+                continue
+            a = rung_answer(game, value, r, t["fairness"])
+            stop = stops.get((v, r))
+            seconds = value.loc[(r, "seconds")]
+            if s.team_game:
+                x = a["rows"][0]
+                headline = f"{100 * x.value:.1f} [{100 * x.lo:.1f}, {100 * x.hi:.1f}]"
+            else:
+                headline = ", ".join(f"{100 * x.value:.1f}" for x in a["rows"])
+            rows.append(
+                {
+                    "variant": variant_name(game),
+                    "rung": name,
+                    "team 0's score, %" if s.team_game else "seats' scores, %": headline,
+                    "advantage, points": f"{short_side(game, a['favoured'])} "
+                    f"{100 * a['advantage']:+.1f} ± {100 * a['half']:.1f}",
+                    "verdict": verdict(a, game, target, stop),
+                    "deals": a["n"],
+                    "games": a["games"],
+                    "CPU s": round(seconds.value * seconds.n),
+                    "s / game": round(seconds.value, 3),
+                    "stopped": stop or "—",
+                    "mirror ×": _efficiency(t, game, r),
+                }
             )
-        top = advantaged(value, game, rungs[-1])
-        below = {side for r in rungs[:-1] for side in advantaged(value, game, r)} - set(top)
-        row["advantaged at the top"] = ", ".join(short_side(game, k) for k in top) or "none"
-        row["not confirmed"] = ", ".join(short_side(game, k) for k in sorted(below)) or "—"
-        summary = t["summary"]
-        match = summary[summary.game == game] if not summary.empty else summary
-        row["top two rungs"] = match.verdict.iloc[0] if len(match) else "—"
-        row["skill depth"] = (
-            f"{match.skill_depth.iloc[0]} of {match.steps.iloc[0]}" if len(match) else "—"
-        )
-        rows.append(row)
     return pd.DataFrame(rows)
 
 
-def settle_text(game: str, row, names: list[str], each: list[Settlement]) -> str:
-    """How the headline moved between the two top rungs, and whether to quote it."""
-    top = len(names) - 1
-    moved = f"From {names[top - 1]} to {names[top]}, over {each[0].deals} paired deals, "
-    if sides(game).team_game:
-        quote = (
-            f"; the number to quote for competent play is "
-            f"{pct(row.headline, row.lo, row.hi)} (team 0's score, {names[top]})."
-        )
-        return (
-            moved
-            + f"team 0's score changed by {points(each[0])}: it {VERDICT[row.verdict]}"
-            + (quote if row.verdict == "settled" else ".")
-        )
-    changes = ", ".join(f"seat {k}'s by {points(x)}" for k, x in enumerate(each))
-    verdict = {
-        "settled": "they have settled; the numbers to quote for competent play are the "
-        f"{names[top]} rates above",
-        "moving": "at least one is still moving with skill: not settled at this budget",
-        "unresolved": "they have neither clearly settled nor clearly moved at this number of deals",
-    }[row.verdict]
-    return moved + f"the seats' win rates changed: {changes}; {verdict}."
+def _efficiency(t: dict, game: str, rung: int) -> str:
+    e = t["efficiency"].get((game, rung), math.nan)
+    return "—" if not math.isfinite(e) else f"{e:.2f}"
 
 
-def trace_text(trace: pd.DataFrame, game: str, row) -> str:
-    steps = trace[trace.game == game].sort_values("step")
-    said = ", ".join(
-        f"{x.stronger} scores {num(x.stronger_score, x.lo, x.hi)} against {x.weaker} on "
-        f"{x.deals} deals"
+# --- sentences -----------------------------------------------------------------------------
+
+
+def headline_sentence(config: BalanceConfig, t: dict, v: int, r: int) -> str:
+    """The answer of variant ``v`` at rung ``r`` in words, from the answer table's numbers."""
+    game, name = config.games[v], config.names(v)[r]
+    s = sides(game)
+    value = t["selfplay"][t["selfplay"].game == game].set_index(["rung", "measure"])
+    a = rung_answer(game, value, r, t["fairness"])
+    stop = {(p.variant, p.rung): p.stop for p in t["plans"]}.get((v, r))
+    units = "deals with their mirrors" if a["games"] == 2 * a["n"] else "deals"
+    cost = value.loc[(r, "seconds")]
+    said = f"{a['n']} {units}, {a['games']} games, {cost.value * cost.n:.0f} CPU s"
+    if s.team_game:
+        x = a["rows"][0]
+        team0 = f"team 0's score {pct(x.value, x.lo, x.hi)}, {a['method']}"
+        if a["advantaged"]:
+            k = a["advantaged"][0]
+            share = x.value if k == 0 else 1 - x.value
+            text = (
+                f"{side_text(game, k)} wins {100 * share:.1f}% ± {100 * a['half']:.1f} of "
+                f"the games between equal {name} players ({team0}; {said})"
+            )
+        else:
+            text = (
+                f"between equal {name} players no team is advantaged after Holm's correction "
+                f"({team0}; {said})"
+            )
+    else:
+        each = ", ".join(
+            f"{seat_text(k)} {pct(x.value, x.lo, x.hi)}" for k, x in enumerate(a["rows"])
+        )
+        u = value.loc[(r, "undecided_rate")]
+        adv = ", ".join(f"seat {k}" for k in a["advantaged"])
+        text = (
+            f"between equal {name} players (fair: {100 * s.fair:.1f}% each; a game nobody "
+            f"won, {pct(u.value, u.lo, u.hi)} of them, split equally) the seats score {each} "
+            f"({a['method']}, simultaneous over the seats; {said}): "
+            + (f"{adv} advantaged after Holm's correction" if adv else "no seat advantaged")
+        )
+    target = config.precision.target if config.precision else None
+    text += f"; verdict: {verdict(a, game, target, stop)}"
+    if stop is not None:
+        text += f" (stopped: {stop}"
+        if stop == "capped" and config.precision is not None:
+            text += "; " + more_cost(a, config.precision.target, cost.value)
+        text += ")"
+    return text + "."
+
+
+def margin_sentence(game: str, value: pd.DataFrame, r: int, name: str) -> str:
+    if (r, "margin") not in value.index:
+        return ""
+    m, share = value.loc[(r, "margin")], value.loc[(r, "margin_share")]
+    return (
+        f"Team 0's margin between equal {name} players: {num(m.value, m.lo, m.hi)} of the "
+        f"game's points a game ({m.method}), {num(share.value, share.lo, share.hi)} of the "
+        "points both teams scored."
+    )
+
+
+def trace_sentence(t: dict, game: str, names: list[str]) -> str:
+    steps = t["trace"][t["trace"].game == game].sort_values("step")
+    if steps.empty:
+        return ""
+    said = "; ".join(
+        f"{x.stronger} against {x.weaker}: score {num(x.stronger_score, x.lo, x.hi)}, margin "
+        f"{num(x.stronger_margin, x.margin_lo, x.margin_hi)} on {x.deals} deals — {x.verdict} "
+        f"(detects ≥ {100 * x.detectable:.0f} points at 80% power)"
         for x in steps.itertuples()
     )
-    return f"Skill depth {row.skill_depth} of {row.steps} steps (duplicate deals: {said})."
-
-
-def decisions_text(value: pd.DataFrame, top: int, name: str) -> str:
-    """The per-decision measures of the top rung, by the players' own estimates."""
-    bits = []
-    games = 0
-    for m, text in (
-        ("lead_changes", "the lead changes {} times a game"),
-        ("comeback_rate", "the winner was behind at some point in {} of the games"),
-        ("decided_at", "the game is decided after {} of its decisions"),
-        ("meaningful_choice_rate", "{} of the decisions are meaningful choices"),
-    ):
-        if (top, m) in value.index:
-            x = value.loc[(top, m)]
-            games = max(games, int(x.n))
-            cell = pct(x.value, x.lo, x.hi) if m != "lead_changes" else num(x.value, x.lo, x.hi, 1)
-            bits.append(text.format(cell))
+    depth = int(steps.clear.sum())
     return (
-        f"Between equal {name} players, by their own estimates ({games} games): "
-        + "; ".join(bits)
-        + "."
+        f"Skill trace (duplicate deals; each interval 97.5%): {said}. Skill shows in {depth} "
+        f"of {len(steps)} steps."
     )
 
 
-def variant_findings(
-    config: BalanceConfig, game: str, t: dict[str, pd.DataFrame], settled: dict
-) -> str:
+def game_or_bot(config: BalanceConfig, t: dict, v: int) -> str:
+    """Whether stronger play confirms the top rung's answer: only a rung the trace shows
+    stronger than the one below counts as stronger play."""
+    game, names = config.games[v], config.names(v)
+    if len(names) < 2:
+        return ""
+    steps = t["trace"][t["trace"].game == game].set_index("step")
+    top = len(names) - 1
+    if top not in steps.index:
+        return ""
+    x = steps.loc[top]
+    if x.verdict == "stronger":
+        value = t["selfplay"][t["selfplay"].game == game].set_index(["rung", "measure"])
+        now = rung_answer(game, value, top, t["fairness"])["advantaged"]
+        before = rung_answer(game, value, top - 1, t["fairness"])["advantaged"]
+        same = "the same side" if now == before and now else "a different answer"
+        return (
+            f"{names[top]} is shown stronger than {names[top - 1]} by the trace, and gives "
+            f"{same} at the top: "
+            + ("stronger play confirms it." if now == before and now else "read the top rung.")
+        )
+    shown = [
+        names[r]
+        for r in range(1, len(names))
+        if r in steps.index and steps.loc[r].verdict == "stronger"
+    ]
+    strongest = shown[-1] if shown else names[0]
+    return (
+        f"{names[top]} is not shown stronger than {names[top - 1]} by the trace ({x.verdict}), "
+        f"so its answer is not confirmation by stronger play; the strongest rung the trace "
+        f"shows is {strongest}."
+    )
+
+
+def settle_text(game: str, names: list[str], verdict_: str, each: list[Settlement]) -> str:
+    """How the headline moved between the two top rungs."""
+    if not each or not all(math.isfinite(x.change) for x in each):
+        return ""
+    top = len(names) - 1
+    what = "team 0's score" if sides(game).team_game else "the seats' scores"
+    changes = ", ".join(points(x) for x in each)
+    return (
+        f"From {names[top - 1]} to {names[top]}, over {each[0].deals} paired deals "
+        f"({each[0].method}), {what} changed by {changes}: {verdict_}."
+    )
+
+
+def variant_findings(config: BalanceConfig, t: dict, v: int) -> str:
     """The paragraph on one variant."""
-    names = [a.name for a in config.agents]
+    game, names = config.games[v], config.names(v)
     s = sides(game)
     value = t["selfplay"][t["selfplay"].game == game].set_index(["rung", "measure"])
     rungs = [r for r in range(len(names)) if (r, s.headline) in value.index]
-    head = [f"**{game}**"]
-    if rungs:
-        text = "; ".join(rung_rates(game, value, r, names[r]) for r in rungs) + "."
-        head += [text[0].upper() + text[1:], confirmation(game, value, rungs, names)]
+    if not rungs:
+        return ""
+    top = rungs[-1]
+    head = headline_sentence(config, t, v, top)
+    parts = [f"**{variant_name(game)}**: {head[0].upper()}{head[1:]}"]
+    parts.append(game_or_bot(config, t, v))
+    parts.append(margin_sentence(game, value, top, names[top]))
+    eff = t["efficiency"].get((game, top), math.nan)
+    if math.isfinite(eff):
+        parts.append(
+            f"A deal played with its mirror was worth {eff:.2f} independent deals at "
+            f"{names[top]} (the variance of two independent games' mean over a pair's)."
+        )
+    parts.append(settle_text(game, names, *t["settled"].get(game, ("", []))))
+    parts.append(trace_sentence(t, game, names))
+    parts.append(t["decisions_text"].get(game, ""))
+    return " ".join(p for p in parts if p)
+
+
+def findings(config: BalanceConfig, t: dict) -> list[str]:
+    """The report's first section: what the study found, in sentences."""
+    lines = []
+    partial = partial_text(t["progress"], config)
+    if partial:
+        lines += [partial, ""]
+    for v, game in enumerate(config.games):
+        if (t["selfplay"].game == game).any():
+            lines += [variant_findings(config, t, v), ""]
+    lines += halving_text(config, t["rounds"])
+    lines += variant_lines(config, t)
+    return lines
+
+
+def variant_lines(config: BalanceConfig, t: dict) -> list[str]:
+    """The variants against their defaults (Holm over the headline comparisons) and ranked."""
+    lines = []
     summary = t["summary"]
-    row = summary[summary.game == game]
-    if not row.empty and len(names) >= 2:
-        row = row.iloc[0]
-        each = settled[game]
-        if all(math.isfinite(x.change) for x in each):
-            head.append(settle_text(game, row, names, each))
-        head.append(trace_text(t["trace"], game, row))
-    top = len(names) - 1
-    if (top, "lead_changes") in value.index or (top, "drama") in value.index:
-        head.append(decisions_text(value, top, names[top]))
-    return " ".join(head)
+    for family, ranked in summary.groupby("family", sort=False):
+        if len(ranked) < 2:
+            continue
+        order = ", ".join(f"{r.rank}. {variant_name(r.game)}" for r in ranked.itertuples())
+        lines += [
+            f"Variants of {family} ranked by their penalty intervals ({objective_text(config)}; "
+            f"a shared rank is a tie: the intervals overlap): {order}.",
+            "",
+        ]
+    tests = t["tests"]
+    heads = tests[tests.measure == "headline"] if not tests.empty else tests
+    if len(heads):
+        sig = heads[heads.p_holm < 0.05]
+        for x in sig.itertuples():
+            lines += [
+                f"{variant_name(x.game)} differs from {variant_name(x.default)} in the "
+                f"headline by {100 * x.difference:+.1f} points [{100 * x.lo:+.1f}, "
+                f"{100 * x.hi:+.1f}] (Holm-adjusted p = {x.p_holm:.3g} over the "
+                f"{len(heads)} headline comparisons; {x.rung} self-play, {x.deals} paired deals).",
+                "",
+            ]
+        if sig.empty:
+            lines += [
+                f"No variant's headline differs from its game's default at the 5% level after "
+                f"Holm's correction over the {len(heads)} headline comparisons (paired by deal).",
+                "",
+            ]
+    return lines
 
 
 def halving_text(config: BalanceConfig, rounds: list[Round]) -> list[str]:
@@ -277,107 +404,61 @@ def halving_text(config: BalanceConfig, rounds: list[Round]) -> list[str]:
     return [lines[0], ""]
 
 
-def partial_text(progress: pd.DataFrame, rounds: list[Round], config: BalanceConfig) -> str:
-    """Empty for a complete study; else what is recorded: the variants complete, those in
-    progress (with their rungs and steps short of games) and those not started."""
-    unplanned = config.halving is not None and not (
-        rounds[-1].complete and rounds[-1].number == config.halving.rounds
-    )
+def partial_text(progress: pd.DataFrame, config: BalanceConfig) -> str:
+    """Empty for a complete study; else what is recorded."""
     missing = progress[progress.recorded < progress.expected]
-    if missing.empty and not unplanned:
+    if missing.empty:
         return ""
-    names = [a.name for a in config.agents]
-    have = progress.groupby("game", sort=False).recorded.sum()
-    started = [g for g in config.games if g in set(missing.game) and have.get(g, 0) > 0]
-    waiting = [g for g in config.games if g in set(missing.game) and have.get(g, 0) == 0]
-    complete = [g for g in config.games if g not in set(missing.game)]
-    parts = []
-    for game in started:
-        m = missing[missing.game == game]
-        what = ", ".join(
-            f"{names[x.rung]} self-play {x.recorded} of {x.expected}"
-            if x.kind == "self"
-            else f"step {names[x.rung]} v {names[x.rung - 1]} {x.recorded} of {x.expected}"
-            for x in m.itertuples()
-        )
-        parts.append(f"{game} ({what} games)")
     return (
         f"**Partial study**: {progress.recorded.sum()} of the {progress.expected.sum()} games "
-        + ("planned so far " if unplanned else "")
-        + "are recorded; every number below is on the games recorded. Complete: "
-        + (", ".join(complete) or "none")
-        + ". In progress: "
-        + ("; ".join(parts) or "none")
-        + ". Not started: "
-        + (", ".join(waiting) or "none")
+        "planned so far are recorded; every number below is on the games recorded. Missing: "
+        + "; ".join(
+            f"{variant_name(x.game)} {x.kind} rung {x.rung} {x.recorded} of {x.expected}"
+            for x in missing.itertuples()
+        )
         + "."
     )
 
 
-def findings(config: BalanceConfig, t: dict) -> list[str]:
-    """The report's first section: what the study found, in sentences."""
-    names = [a.name for a in config.agents]
-    lines = []
-    partial = partial_text(t["progress"], t["rounds"], config)
-    if partial:
-        lines += [partial, ""]
-    for game in config.games:
-        if (t["selfplay"].game == game).any():
-            lines += [variant_findings(config, game, t, t["settled"]), ""]
-    lines += halving_text(config, t["rounds"])
-    summary = t["summary"]
-    for family, ranked in summary.groupby("family", sort=False):
-        if len(ranked) < 2:
-            continue
-        order = ", ".join(f"{r.rank}. {r.game}" for r in ranked.itertuples())
-        lines += [
-            f"Variants of {family} ranked by the objective ({objective_text(config)}; "
-            f"{names[-1]} self-play, {games_text(ranked.games)}): "
-            f"{order}.",
-            "",
-        ]
-    tests = t["tests"]
-    for measure, words in (
-        ("fairness", "fairness (|headline − fair|)"),
-        ("moves", "length (decisions per game)"),
-    ):
-        if tests.empty:
-            break
-        sig = tests[(tests.measure == measure) & (tests.p_holm < 0.05)]
-        if sig.empty:
-            lines += [
-                f"No variant differs from its game's default in {words} at the 5% level "
-                f"after Holm's correction over {len(tests)} comparisons ({names[-1]} "
-                "self-play, paired by deal).",
-                "",
-            ]
-        for x in sig.itertuples():
-            lines += [
-                f"{x.game} differs from {x.default} in {words} by "
-                f"{num(x.difference, x.lo, x.hi, 3)} (Holm-adjusted p = "
-                f"{x.p_holm:.3g}, {names[-1]} self-play, {x.deals} paired deals).",
-                "",
-            ]
-    return lines
-
-
-def games_text(games: pd.Series) -> str:
-    lo, hi = games.min(), games.max()
-    return f"{lo} games each" if lo == hi else f"{lo}–{hi} games each"
-
-
 def who_played(config: BalanceConfig, df: pd.DataFrame) -> str:
-    """The sentence that says who played, on how many deals."""
+    """The sentences that say who played, on how many deals, by which rule."""
     played = "; ".join(f"{a.name} = `{a.spec}`" for a in config.agents)
-    deals, trace, games = config.deals, config.trace_deals, len(config.games)
-    most = (
-        " (at most: successive halving gives the variants it drops fewer)" if config.halving else ""
+    own = ""
+    if config.ladders:
+        own = (
+            " Ladders: "
+            + "; ".join(
+                f"{variant_name(g)}: {' → '.join(config.names(v))}"
+                for v, g in enumerate(config.games)
+            )
+            + "."
+        )
+    trace = config.trace_deals
+    games = len(config.games)
+    if config.precision is None:
+        deals = f"Self-play: {config.deals} deal{'s' * (config.deals != 1)} per variant and rung"
+    else:
+        p = config.precision
+        deals = (
+            f"Self-play dealt sequentially per variant and rung until team 0's score (each "
+            f"seat's, each for themselves) is known to ±{100 * p.target:g} points or lies "
+            f"{100 * p.margin:g} points beyond fair, by the betting confidence sequence "
+            f"(Waudby-Smith & Ramdas 2023, anytime-valid), looking at {p.first} deals and "
+            f"then ×{p.growth:g}, capped at {p.cap_games} games"
+            + (f" or {p.cap_seconds:g} game-seconds" if math.isfinite(p.cap_seconds) else "")
+            + " a rung unless its agent says otherwise"
+        )
+    mirror = (
+        "; each deal played with its mirror (the teams' hands swapped, colours too where the "
+        "game has them) where the game has one"
+        if config.mirror
+        else ""
     )
     return (
-        f"Who played: {played}. Self-play: {deals} deal{'s' * (deals != 1)} per variant and "
-        f"rung; skill trace: {trace} duplicate deal{'s' * (trace != 1)} per step{most}; "
-        f"{games} variant{'s' * (games != 1)}; {len(df)} finished games; batch seed "
-        f"{config.seed}; code {', '.join(sorted(df.code_version.unique()))}."
+        f"Who played: {played}.{own} {deals}{mirror}; skill trace: {trace} duplicate "
+        f"deal{'s' * (trace != 1)} per step; {games} variant{'s' * (games != 1)}; {len(df)} "
+        f"finished games; batch seed {config.seed}; code "
+        f"{', '.join(sorted(df.code_version.unique()))}."
     )
 
 
@@ -392,3 +473,8 @@ def objective_text(config: BalanceConfig) -> str:
     ]
     text = " ".join(f"{sign} {w:g}·{what}" for w, sign, what in terms if w > 0)
     return f"penalty = {text.removeprefix('+ ') or '0'}, smaller is better"
+
+
+def games_text(games: pd.Series) -> str:
+    lo, hi = games.min(), games.max()
+    return f"{lo} games each" if lo == hi else f"{lo}–{hi} games each"

@@ -26,7 +26,7 @@ import pandas as pd
 from skip_ai.balance.config import BalanceConfig
 from skip_ai.balance.ladder import variant_games, variant_size
 from skip_ai.balance.metrics import selfplay_table, sides, skill_depth, split, trace_table
-from skip_ai.balance.variants import penalty
+from skip_ai.balance.variants import penalty_interval
 from skip_ai.tournament.schedule import ScheduledGame
 
 VERDICT_COLUMNS = ["round", "game", "deals", "penalty", "lo", "hi", "best", "dropped"]
@@ -109,7 +109,7 @@ def contention(
     games = [config.games[v] for v in contenders]
     selfplay, steps = split(records[records.match_id.str.match(_ids(contenders))])
     selfplay = selfplay[(selfplay.rung == rung) & (selfplay.deal < deals)]
-    table = selfplay_table(selfplay, config.measures)
+    table = selfplay_table(selfplay)
     trace = trace_table(steps[steps.deal < trace_deals])
     rows = [
         {"game": game, "deals": deals, **_penalty_interval(config, game, table, trace)}
@@ -131,31 +131,19 @@ def _ids(contenders: tuple[int, ...]) -> str:
 def _penalty_interval(
     config: BalanceConfig, game: str, table: pd.DataFrame, trace: pd.DataFrame
 ) -> dict[str, float]:
-    """``game``'s penalty and its interval: every term's interval mapped through the
-    penalty, which is monotone in each (the skill depth counts as a point)."""
+    """``game``'s penalty and its interval (:func:`~skip_ai.balance.variants.penalty_interval`)
+    on its deciding rung's self-play table."""
     s = sides(game)
     at = table[table.game == game].set_index("measure")
     if s.headline not in at.index:
         return {"penalty": math.nan, "lo": math.nan, "hi": math.nan}
-    h, moves = at.loc[s.headline], at.loc["moves"]
-    unfair = _distance(h.value, h.lo, h.hi, s.fair)
-    target = config.objective.length_target
-    deviation = (
-        [d / target for d in _distance(moves.value, moves.lo, moves.hi, target)]
-        if target > 0
-        else [0.0] * 3
+    triple = lambda m: tuple(at.loc[m, ["value", "lo", "hi"]])  # noqa: E731
+    value, lo, hi = penalty_interval(
+        config.objective,
+        s.fair,
+        triple(s.headline),
+        triple("moves"),
+        (0.0, 0.0, 0.0),
+        skill_depth(trace, game),
     )
-    drama = at.loc["drama", ["value", "lo", "hi"]].tolist() if "drama" in at.index else [0.0] * 3
-    depth = skill_depth(trace, game)
-    o = config.objective
-    return {
-        "penalty": penalty(o, unfair[0], depth, deviation[0], drama[0]),
-        "lo": penalty(o, unfair[1], depth, deviation[1], drama[2]),
-        "hi": penalty(o, unfair[2], depth, deviation[2], drama[1]),
-    }
-
-
-def _distance(value: float, lo: float, hi: float, centre: float) -> tuple[float, float, float]:
-    """|x − centre| for x = value, and its smallest and largest over [lo, hi]."""
-    nearest = 0.0 if lo <= centre <= hi else min(abs(lo - centre), abs(hi - centre))
-    return abs(value - centre), nearest, max(abs(lo - centre), abs(hi - centre))
+    return {"penalty": value, "lo": lo, "hi": hi}

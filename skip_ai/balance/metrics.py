@@ -1,75 +1,67 @@
-"""A balance study's records turned into measures, each with a 95% interval.
+"""A balance study's records turned into measures, each with a 95% interval that names its
+method.
 
 Sides: in team games team 0 holds the first half of the seats and moves first (Red in the games
 with colours), team 1 the rest; in games played each for themselves every seat is a side.
 
-Per self-play rung (every seat the same agent, one game per deal):
+**Units.** A self-play rung plays each deal once, or — with ``mirror = true`` in a game that
+has a mirror (:mod:`skip_ai.mirror`) — each deal and its mirror. A *unit* is a deal with all
+its games; every self-play measure is a mean over units of the unit's mean, so a deal and its
+mirror count as one observation, analysed as a pair (their luck cancels; they are not
+independent).
 
-- ``team0_win_rate``, ``team1_win_rate``, ``draw_rate``: shares of the games; ``team0_score``:
-  team 0's wins plus half its draws, per game — the **headline** of a team game: ½ is fair.
-  Games played each for themselves: ``seatK_win_rate`` per seat (a fair share is 1/seats),
-  ``draw_rate`` (no single best seat); the headline is ``seat0_win_rate``.
-- ``moves``: the players' decisions per game.
-- A side is **advantaged** at a rung when its interval lies entirely above the fair value
-  (:func:`advantaged`): a team's score above ½, a seat's win rate above 1/seats.
-- From the searching agents' own estimates (``mover_values``, ``value_spreads``; NaN for the
-  rungs that do not search), per game then averaged over the games:
+Per self-play rung:
 
-  - ``lead_changes``: how often the side ahead changes — the number of times the estimate of
-    team 0's chance (the mover's value, or 1 − it when team 1 moved) crosses ½. Team games.
-  - ``drama`` (Browne & Maire 2010, *Drama*, as in Ludii's DramaAverage): over the decisions at
-    which the eventual winner's chance was estimated below ½, the mean of √(½ − p); 0 when
-    the winner was never behind; games without a winner left out.
-  - ``comeback_rate``: the share of won games whose winner was estimated behind at some point.
-  - ``decided_at`` (Browne & Maire 2010, *Decisiveness*): the share of the game's decisions
-    played before the winner's estimate rises above the threshold (``decided_threshold``,
-    0.8) for good; 1 when it never does. Small = settled early.
-  - ``uncertainty`` (Browne 2008; CardStock): the mean over searched decisions of
-    1 − |2v − 1|, v the mover's estimate: 1 = every position a coin flip, 0 = always certain.
-  - ``meaningful_choice_rate`` (CardStock's *meaningful moves*): the share of all decisions,
-    forced ones included, at which the mover's best and worst moves differ by at least
-    ``meaningful_spread`` (0.1) in its own estimate.
+- ``team0_score`` — the **headline** of a team game, ½ is fair: team 0's wins plus half its
+  draws. ``team0_win_rate``, ``team1_win_rate``, ``draw_rate``: shares of the games.
+- Games played each for themselves: ``seatK_score`` per seat, the headline, 1/seats is fair:
+  the seat's wins with a game nobody won split equally among the seats (so the shares sum to
+  1 and a seat is compared with what the seats share, not with 1/seats of the decided games
+  only); ``seatK_win_rate`` and ``undecided_rate`` beside them. Their intervals are
+  simultaneous over the seats (each at 1 − 0.05/seats, Bonferroni).
+- ``margin`` (team games): team 0's score minus team 1's in the game's own points
+  (``state.scores()``: cards, piles, points); ``margin_share``: the same over the points the
+  two teams scored together, ``(s0 − s1) / (|s0| + |s1|)`` in [−1, 1], so games compare.
+- ``moves``: the players' decisions per game; ``seconds``: the mean game's wall time in its
+  worker (the rung's cost per game; no interval).
 
-Per step of the ladder (rung k+1 against rung k, duplicate deals): ``stronger_score``, the
-higher rung's mean duplicate score per deal (1 = wins every game). **Skill depth**: the number
-of steps, from the bottom, that the higher rung wins with its interval above ½ — doublings of
-a search budget count one step each; the count stops at the first step that does not.
+Per step of the ladder (rung k+1 against rung k, duplicate deals): the higher rung's mean
+duplicate score per deal (``stronger_score``) and its mean margin share (``stronger_margin``),
+each at 97.5% (the two tests share 5%); the higher rung is **shown stronger** when either lies
+wholly above its no-difference value, **weaker** when either lies wholly below. ``detectable``:
+the smallest score difference (in points) the step would find with 80% power. **Skill depth**:
+the number of steps whose higher rung is shown stronger.
 
-Intervals: :func:`skip_ai.stats.score_interval` (Wilson over the effective sample) for every
-rate and score, over games in self-play and over deals on the steps; a normal interval for
-means that are not rates (moves, lead changes, drama, decided_at, uncertainty; clipped to the
-range the measure can take, :data:`BOUNDS`) and for differences.
+Intervals (:mod:`skip_ai.stats`): the headline by the betting confidence sequence when the
+study deals sequentially (``[precision]``: valid at every look), else by the betting interval
+(Waudby-Smith & Ramdas 2023); every other rate and bounded mean by the betting interval;
+``margin`` and ``moves`` (unbounded means) by Student's t; paired comparisons between rungs
+and variants by :func:`skip_ai.stats.paired_interval` (the betting interval of the per-deal
+differences), with p-values read from the same bettors' capital
+(:func:`skip_ai.stats.betting_p_value`).
 """
 
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
 import pandas as pd
 
-from skip_ai.balance.config import Measures
-from skip_ai.stats import mean_interval, score_interval
+from skip_ai.stats import (
+    BETTING,
+    betting_interval,
+    betting_p_value,
+    confidence_sequence,
+    mean_interval,
+    paired_interval,
+)
 
-DECISION_MEASURES = [
-    "lead_changes",
-    "drama",
-    "comeback_rate",
-    "decided_at",
-    "uncertainty",
-    "meaningful_choice_rate",
-]
-RATES = {"comeback_rate", "meaningful_choice_rate"}
-# the range each mean can take, which its normal interval is clipped to
-BOUNDS = {
-    "moves": (0.0, math.inf),
-    "lead_changes": (0.0, math.inf),
-    "drama": (0.0, math.sqrt(0.5)),
-    "decided_at": (0.0, 1.0),
-    "uncertainty": (0.0, 1.0),
-}
+ALPHA = 0.05
+Z80 = 0.8416212335729143  # the normal quantile of 0.8: 80% power
 
 
 @dataclass(frozen=True)
@@ -84,7 +76,14 @@ class Sides:
 
     @property
     def headline(self) -> str:
-        return "team0_score" if self.team_game else "seat0_win_rate"
+        return "team0_score" if self.team_game else "seat0_score"
+
+    @property
+    def headlines(self) -> list[str]:
+        """The measures the headline is read on: team 0's score, or every seat's."""
+        if self.team_game:
+            return ["team0_score"]
+        return [f"seat{k}_score" for k in range(self.players)]
 
     @property
     def fair(self) -> float:
@@ -119,178 +118,257 @@ def split(df: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     )
 
 
-def _row(
-    game: str, rung: int, agent: str, measure: str, value: float, lo: float, hi: float, n: int
-) -> dict:
-    return {
-        "game": game,
-        "rung": rung,
-        "agent": agent,
-        "measure": measure,
-        "value": value,
-        "lo": lo,
-        "hi": hi,
-        "n": n,
-    }
+# --- per game, then per unit -------------------------------------------------------------
 
 
-def selfplay_table(selfplay: pd.DataFrame, measures: Measures) -> pd.DataFrame:
+def side_scores(g: pd.DataFrame, s: Sides) -> np.ndarray:
+    """Games × sides: team 0's score (1 win, ½ draw, 0 loss) in a team game; each seat's
+    score in a game played each for themselves (1 to the winner, 1/seats each when nobody
+    won)."""
+    w = g.winner.to_numpy()
+    if s.team_game:
+        return np.where(w == 0, 1.0, np.where(w == 1, 0.0, 0.5))[:, None]
+    seats = np.arange(s.players)
+    return np.where(w[:, None] < 0, 1 / s.players, (w[:, None] == seats).astype(float))
+
+
+def margins(g: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """Per game of a team game, team 0's margin in the game's points and as a share of the
+    points both teams scored (0 when neither scored)."""
+    scores = np.stack(g.scores.to_numpy()).astype(float)
+    diff = scores[:, 0] - scores[:, 1]
+    total = np.abs(scores[:, 0]) + np.abs(scores[:, 1])
+    return diff, np.divide(diff, total, out=np.zeros_like(diff), where=total > 0)
+
+
+def unit_means(g: pd.DataFrame, values: np.ndarray, per_deal: int) -> np.ndarray:
+    """``values`` (one row per game of ``g``) averaged per unit (deal), over the complete
+    units only (``per_deal`` finished games), in deal order: units × columns."""
+    values = np.asarray(values, dtype=float)
+    values = values.reshape(len(g), -1)
+    frame = pd.DataFrame(values).assign(deal=g.deal.to_numpy())
+    grouped = frame.groupby("deal", sort=True)
+    complete = grouped.size() == per_deal
+    return grouped.mean()[complete].to_numpy()
+
+
+def headline_units(g: pd.DataFrame, game: str, per_deal: int) -> np.ndarray:
+    """The headline per complete unit of one rung's finished self-play games ``g``: units ×
+    sides (team 0; or every seat)."""
+    return unit_means(g, side_scores(g, sides(game)), per_deal)
+
+
+def per_deal_of(g: pd.DataFrame) -> int:
+    """Games per unit in one rung's self-play: 2 when it played mirrors, else 1."""
+    return 2 if "mirrored" in g and g.mirrored.fillna(False).astype(bool).any() else 1
+
+
+# --- the self-play table -----------------------------------------------------------------
+
+COLUMNS = ["game", "rung", "agent", "measure", "value", "lo", "hi", "n", "games", "method"]
+SEQUENCE = "betting confidence sequence (Waudby-Smith & Ramdas)"
+STUDENT = "Student's t"
+
+
+def _interval(x: np.ndarray, lo: float, hi: float, sequential: bool, alpha: float = ALPHA):
+    if len(x) == 0:
+        return math.nan, math.nan, math.nan
+    if sequential:
+        return confidence_sequence(x, lo, hi, alpha)
+    return betting_interval(x, lo, hi, alpha)
+
+
+def selfplay_table(selfplay: pd.DataFrame, sequential: bool = False) -> pd.DataFrame:
     """One row per (variant, rung, measure): ``value`` with its interval ``lo``–``hi`` over
-    ``n`` games (NaN where the measure does not apply)."""
+    ``n`` units (``games`` games) and the interval's ``method``. ``sequential``: the headline
+    by its confidence sequence (a study with ``[precision]``)."""
     rows = []
     for (game, rung), g in selfplay.groupby(["game", "rung"], sort=True):
+        g = g.sort_values(["deal", "match_id"]).reset_index(drop=True)
         s = sides(game)
-        agent, n = g.agent_a.iloc[0], len(g)
+        agent, per_deal = g.agent_a.iloc[0], per_deal_of(g)
 
-        def rate(name: str, hits: np.ndarray) -> None:
-            rows.append(_row(game, rung, agent, name, *score_interval(hits.astype(float)), n))
+        def add(measure, value, lo, hi, n, method):
+            rows.append(
+                dict(zip(COLUMNS, (game, rung, agent, measure, value, lo, hi, n, len(g), method)))
+            )
+
+        def bounded(measure, per_game, lo=0.0, hi=1.0, alpha=ALPHA, seq=False):
+            units = unit_means(g, per_game, per_deal)[:, 0]
+            method = SEQUENCE if seq else BETTING
+            add(measure, *_interval(units, lo, hi, seq, alpha), len(units), method)
+
+        def unbounded(measure, per_game):
+            units = unit_means(g, per_game, per_deal)[:, 0]
+            add(measure, *mean_interval(units), len(units), STUDENT)
 
         w = g.winner.to_numpy()
+        scores = side_scores(g, s)
         if s.team_game:
-            rate("team0_score", np.where(w == 0, 1.0, np.where(w == 1, 0.0, 0.5)))
-            rate("team0_win_rate", w == 0)
-            rate("team1_win_rate", w == 1)
+            bounded("team0_score", scores[:, 0], seq=sequential)
+            bounded("team0_win_rate", w == 0)
+            bounded("team1_win_rate", w == 1)
+            bounded("draw_rate", w < 0)
+            if "scores" in g and g.scores.notna().all():
+                raw, share = margins(g)
+                unbounded("margin", raw)
+                bounded("margin_share", share, -1.0, 1.0)
         else:
-            for seat in range(s.players):
-                rate(f"seat{seat}_win_rate", w == seat)
-        rate("draw_rate", w < 0)
-        rows.append(
-            _row(
-                game,
-                rung,
-                agent,
-                "moves",
-                *mean_interval(g.num_moves.to_numpy(), bounds=BOUNDS["moves"]),
-                n,
-            )
-        )
-        per_game = pd.DataFrame([game_decisions(r, s, measures) for r in g.itertuples()])
-        for name in DECISION_MEASURES:
-            x = per_game[name].dropna().to_numpy()
-            if len(x) == 0:
-                continue
-            value = score_interval(x) if name in RATES else mean_interval(x, bounds=BOUNDS[name])
-            rows.append(_row(game, rung, agent, name, *value, len(x)))
-    return pd.DataFrame(rows)
+            alpha = ALPHA / s.players  # simultaneous over the seats
+            for k in range(s.players):
+                bounded(f"seat{k}_score", scores[:, k], alpha=alpha, seq=sequential)
+            for k in range(s.players):
+                bounded(f"seat{k}_win_rate", w == k, alpha=alpha)
+            bounded("undecided_rate", w < 0)
+        unbounded("moves", g.num_moves.to_numpy(float))
+        if "seconds" in g:
+            add("seconds", float(g.seconds.mean()), math.nan, math.nan, len(g), "")
+    return pd.DataFrame(rows, columns=COLUMNS)
 
 
-def game_decisions(r, s: Sides, measures: Measures) -> dict[str, float]:
-    """The per-decision measures of one game (a record as a named tuple); NaN where the game
-    has no searched decision or the measure does not apply."""
-    out = dict.fromkeys(DECISION_MEASURES, math.nan)
-    movers = np.asarray(r.movers if r.movers is not None else [], dtype=np.int64)
-    values = np.asarray(r.mover_values if r.mover_values is not None else [], dtype=float)
-    spreads = np.asarray(r.value_spreads if r.value_spreads is not None else [], dtype=float)
-    searched = np.isfinite(values)
-    if not searched.any():
-        return out
-    n = len(values)
-    out["uncertainty"] = float(np.mean(1 - np.abs(2 * values[searched] - 1)))
-    out["meaningful_choice_rate"] = float(
-        np.mean(np.nan_to_num(spreads, nan=0.0) >= measures.meaningful_spread)
-    )
-    where = np.flatnonzero(searched)
-    if s.team_game:
-        team0 = np.where(s.teams[movers[where]] == 0, values[where], 1 - values[where])
-        ahead = np.sign(team0 - 0.5)
-        ahead = ahead[ahead != 0]
-        out["lead_changes"] = float(np.sum(ahead[1:] != ahead[:-1]))
-        if r.winner < 0:
-            return out
-        winner = team0 if r.winner == 0 else 1 - team0
-    else:
-        if r.winner < 0:
-            return out
-        mine = movers[where] == r.winner
-        where, winner = where[mine], values[where][mine]
-        if len(winner) == 0:
-            return out
-    behind = winner < 0.5
-    out["drama"] = float(np.sqrt(0.5 - winner[behind]).mean()) if behind.any() else 0.0
-    out["comeback_rate"] = float(behind.any())
-    below = np.flatnonzero(winner < measures.decided_threshold)
-    if len(below) == 0:
-        out["decided_at"] = where[0] / n
-    elif below[-1] == len(winner) - 1:
-        out["decided_at"] = 1.0
-    else:
-        out["decided_at"] = where[below[-1] + 1] / n
-    return out
+def mirror_efficiency(selfplay: pd.DataFrame, game: str, rung: int) -> float:
+    """How many independent deals a deal and its mirror are worth, for the headline: the
+    variance of the mean of two independent games over the variance of a pair's mean
+    (> 1: the mirror helps). NaN without mirrors or variance."""
+    g = selfplay[(selfplay.game == game) & (selfplay.rung == rung)]
+    if per_deal_of(g) != 2:
+        return math.nan
+    g = g.sort_values(["deal", "match_id"])
+    games = side_scores(g, sides(game))[:, 0]
+    pairs = unit_means(g, games, 2)[:, 0]
+    var_pair = pairs.var(ddof=1) if len(pairs) > 1 else math.nan
+    if not var_pair > 0:
+        return math.nan
+    return float(games.var(ddof=1) / 2 / var_pair)
+
+
+# --- the skill trace -----------------------------------------------------------------------
+
+TRACE_COLUMNS = [
+    "game",
+    "step",
+    "stronger",
+    "weaker",
+    "deals",
+    "stronger_score",
+    "lo",
+    "hi",
+    "stronger_margin",
+    "margin_lo",
+    "margin_hi",
+    "detectable",
+    "doublings",
+    "verdict",
+    "clear",
+]
+
+
+def step_margins(g: pd.DataFrame) -> np.ndarray:
+    """Per game of a step, the higher rung's (A's) margin share: its team's score minus the
+    other's over both (team games; seating 0 puts A on team 0), or 2·score_a − 1 in a game
+    played each for themselves."""
+    if not g.team_game.iloc[0] or "scores" not in g or g.scores.isna().any():
+        return 2 * g.score_a.to_numpy(float) - 1
+    share = margins(g)[1]
+    return np.where(g.seating.to_numpy() == 0, share, -share)
 
 
 def trace_table(steps: pd.DataFrame) -> pd.DataFrame:
-    """One row per (variant, step): the higher rung's mean duplicate score per deal with its
-    interval, and whether it clearly wins (``lo`` > ½)."""
+    """One row per (variant, step): the higher rung's mean duplicate score and margin share
+    per deal with their intervals (97.5% each), what the step can detect, and its verdict."""
     rows = []
     for (game, rung), g in steps.groupby(["game", "rung"], sort=True):
-        per_deal = g.groupby("deal").score_a.mean().to_numpy()
-        value, lo, hi = score_interval(per_deal)
+        g = g.sort_values(["deal", "seating"])
+        deal = g.groupby("deal")
+        score = deal.score_a.mean().to_numpy()
+        margin = pd.Series(step_margins(g), index=g.index).groupby(g.deal).mean().to_numpy()
+        v, lo, hi = betting_interval(score, 0.0, 1.0, ALPHA / 2)
+        m, mlo, mhi = betting_interval(margin, -1.0, 1.0, ALPHA / 2)
+        stronger, weaker = lo > 0.5 or mlo > 0, hi < 0.5 or mhi < 0
+        sd = float(score.std(ddof=1)) if len(score) > 1 else math.nan
+        z = _z(1 - ALPHA / 4)
         rows.append(
             {
                 "game": game,
                 "step": rung,
                 "stronger": g.agent_a.iloc[0],
                 "weaker": g.agent_b.iloc[0],
-                "deals": len(per_deal),
-                "stronger_score": value,
+                "deals": len(score),
+                "stronger_score": v,
                 "lo": lo,
                 "hi": hi,
-                "clear": lo > 0.5,
+                "stronger_margin": m,
+                "margin_lo": mlo,
+                "margin_hi": mhi,
+                "detectable": (z + Z80)
+                * max(sd, 0.5 / math.sqrt(len(score)))
+                / math.sqrt(len(score)),
+                "doublings": math.nan,
+                "verdict": "stronger"
+                if stronger and not weaker
+                else "weaker"
+                if weaker and not stronger
+                else "not told apart",
+                "clear": stronger and not weaker,
             }
         )
-    return pd.DataFrame(
-        rows,
-        columns=[
-            "game",
-            "step",
-            "stronger",
-            "weaker",
-            "deals",
-            "stronger_score",
-            "lo",
-            "hi",
-            "clear",
-        ],
-    )
+    return pd.DataFrame(rows, columns=TRACE_COLUMNS)
+
+
+def _z(q: float) -> float:
+    """The standard normal quantile of ``q`` (bisection on erf: no scipy needed)."""
+    lo, hi = -10.0, 10.0
+    for _ in range(80):
+        mid = (lo + hi) / 2
+        if 0.5 * math.erfc(-mid / math.sqrt(2)) < q:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+_ITERATIONS = re.compile(r"^ismcts\(iterations=(\d+)\)$")
+
+
+def doublings(stronger: str, weaker: str) -> float:
+    """Budget doublings between two plain ISMCTS rungs (``ismcts(iterations=N)``), else NaN."""
+    a, b = _ITERATIONS.match(stronger.replace(" ", "")), _ITERATIONS.match(weaker.replace(" ", ""))
+    if a is None or b is None:
+        return math.nan
+    return math.log2(int(a.group(1)) / int(b.group(1)))
 
 
 def skill_depth(trace: pd.DataFrame, game: str) -> int:
-    """How many steps of ``game``'s ladder, from the bottom, the higher rung clearly wins."""
-    clear = trace[trace.game == game].sort_values("step").clear.to_numpy()
-    return int(np.argmin(clear)) if not clear.all() else len(clear)
+    """How many steps of ``game``'s ladder the higher rung is shown stronger in."""
+    return int(trace[trace.game == game].clear.sum())
 
 
-def headline_outcomes(selfplay: pd.DataFrame, game: str, rung: int, side: int = 0) -> pd.Series:
-    """Per deal, a side's result in ``game``'s self-play at ``rung``, indexed by deal: team
-    ``side``'s (1 win, ½ draw, 0 loss) in a team game, else 1 if seat ``side`` won. Side 0
-    (team 0, seat 0) is the headline's."""
+# --- paired comparisons ------------------------------------------------------------------
+
+
+def headline_series(selfplay: pd.DataFrame, game: str, rung: int, side: int = 0) -> pd.Series:
+    """Per complete unit, a side's headline in ``game``'s self-play at ``rung``, indexed by
+    deal: team 0's score in a team game, seat ``side``'s score otherwise."""
     g = selfplay[(selfplay.game == game) & (selfplay.rung == rung)]
-    w = g.winner.to_numpy()
-    x = np.where(w == side, 1.0, np.where((w < 0) & sides(game).team_game, 0.5, 0.0))
-    return pd.Series(x, index=g.deal.to_numpy()).sort_index()
+    g = g.sort_values(["deal", "match_id"])
+    per_deal = per_deal_of(g)
+    units = headline_units(g, game, per_deal)
+    deals = g.groupby("deal").size()
+    deals = deals[deals == per_deal].index.to_numpy()
+    return pd.Series(units[:, side] if len(units) else [], index=deals, dtype=float)
 
 
-def paired_difference(
-    x: pd.Series, y: pd.Series, bounded: bool = True
-) -> tuple[float, float, float, float, int]:
-    """Mean of ``x − y`` over the deals both hold, its 95% interval, the two-sided p-value of
-    "no difference" (normal approximation to the paired mean) and the number of deals.
-
-    ``bounded``: x and y lie in [0, 1], so the difference in [−1, 1] is mapped onto [0, 1] and
-    given :func:`~skip_ai.stats.score_interval` (which stays wide when every deal happens to
-    agree, where a normal interval would shrink to a point); otherwise a normal interval."""
+def paired_difference(x: pd.Series, y: pd.Series) -> tuple[float, float, float, float, int, str]:
+    """Mean of ``x − y`` over the deals both hold (values in [0, 1]), its 95% interval
+    (:func:`skip_ai.stats.paired_interval`), the p-value of "no difference" read from the same
+    bettors' capital (:func:`skip_ai.stats.betting_p_value`: below 0.05 exactly when the
+    interval excludes 0), the number of deals and the interval's method."""
     common = x.index.intersection(y.index)
-    d = (x[common] - y[common]).to_numpy()
-    if len(d) < 2:
-        return math.nan, math.nan, math.nan, math.nan, len(d)
-    if bounded:
-        mid, lo, hi = score_interval((d + 1) / 2)
-        mean, lo, hi = 2 * mid - 1, 2 * lo - 1, 2 * hi - 1
-    else:
-        mean, lo, hi = mean_interval(d)
-    se = float(d.std(ddof=1)) / math.sqrt(len(d))
-    p = (1.0 if mean == 0 else 0.0) if se == 0 else math.erfc(abs(mean / se) / math.sqrt(2))
-    return mean, lo, hi, p, len(d)
+    a, b = x[common].to_numpy(), y[common].to_numpy()
+    if len(a) < 2:
+        return math.nan, math.nan, math.nan, math.nan, len(a), ""
+    d, lo, hi, method = paired_interval(a, b)
+    return d, lo, hi, betting_p_value(a - b, 0.0, -1.0, 1.0), len(a), method
 
 
 def paired_unfairness(
@@ -322,16 +400,17 @@ class Settlement:
     lo: float
     hi: float
     deals: int
+    method: str
 
 
 def settlement(
     selfplay: pd.DataFrame, game: str, rungs: int, tolerance: float, side: int = 0
 ) -> Settlement:
-    """Compare a side's result (:func:`headline_outcomes`) at ``game``'s top two self-play
+    """Compare a side's headline (:func:`headline_series`) at ``game``'s top two self-play
     rungs, paired by deal: *moving* when the interval of the change excludes 0, *settled*
     when it lies within ± ``tolerance``, *unresolved* otherwise (more deals needed to tell)."""
-    top, below = (headline_outcomes(selfplay, game, r, side) for r in (rungs - 1, rungs - 2))
-    change, lo, hi, _, deals = paired_difference(top, below)
+    top, below = (headline_series(selfplay, game, r, side) for r in (rungs - 1, rungs - 2))
+    change, lo, hi, _, deals, method = paired_difference(top, below)
     if not math.isfinite(change):
         verdict = "unresolved"
     elif lo > 0 or hi < 0:
@@ -340,7 +419,7 @@ def settlement(
         verdict = "settled"
     else:
         verdict = "unresolved"
-    return Settlement(verdict, change, lo, hi, deals)
+    return Settlement(verdict, change, lo, hi, deals, method)
 
 
 def settlements(
@@ -360,19 +439,54 @@ def settlements(
     return ("settled" if verdicts == {"settled"} else "unresolved"), each
 
 
-def advantaged(value: pd.DataFrame, game: str, rung: int) -> list[int]:
-    """The sides whose interval at ``rung`` lies entirely above the fair value: [team] in a
-    team game (read on team 0's score), the seats in a game played each for themselves.
-    ``value``: :func:`selfplay_table` indexed by (rung, measure)."""
-    s = sides(game)
-    if s.team_game:
-        if (rung, "team0_score") not in value.index:
-            return []
-        x = value.loc[(rung, "team0_score")]
-        return [0] if x.lo > 0.5 else [1] if x.hi < 0.5 else []
-    return [
-        seat
-        for seat in range(s.players)
-        if (rung, f"seat{seat}_win_rate") in value.index
-        and value.loc[(rung, f"seat{seat}_win_rate")].lo > s.fair
-    ]
+# --- which sides are advantaged (Holm over every rung and variant of the study) -------------
+
+
+def fairness_tests(selfplay: pd.DataFrame, table: pd.DataFrame, sequential: bool) -> pd.DataFrame:
+    """One row per (variant, rung, side): the p-value of "this side's headline is fair", read
+    from the capital of the bettors behind its interval in ``table``
+    (:func:`skip_ai.stats.betting_p_value`, the sequence's bets under the sequential rule),
+    Holm's adjustment over every row of the study, and ``advantaged``: the side (team 1 when
+    team 0's score lies below ½) whose printed interval lies beyond fair and whose Holm-adjusted
+    p-value is below 0.05."""
+    rows = []
+    heads = table.set_index(["game", "rung", "measure"])
+    for (game, rung), g in selfplay.groupby(["game", "rung"], sort=True):
+        s = sides(game)
+        g = g.sort_values(["deal", "match_id"])
+        units = headline_units(g, game, per_deal_of(g))
+        if len(units) == 0:
+            continue
+        alpha = ALPHA / (1 if s.team_game else s.players)  # as the table's intervals
+        for k, measure in enumerate(s.headlines):
+            x = units[:, k]
+            p = betting_p_value(x, s.fair, 0.0, 1.0, alpha=alpha, sequential=sequential)
+            printed = heads.loc[(game, rung, measure)]
+            above, below = printed.lo > s.fair, printed.hi < s.fair
+            side = (0 if not below else 1) if s.team_game else k
+            beyond = (above or below) if s.team_game else above
+            rows.append((game, rung, measure, side, beyond, p))
+    tests = pd.DataFrame(rows, columns=["game", "rung", "measure", "side", "beyond", "p"])
+    tests["p_holm"] = holm(tests.p.to_numpy())
+    tests["advantaged"] = (tests.p_holm < ALPHA) & tests.beyond
+    return tests
+
+
+def advantaged(tests: pd.DataFrame, game: str, rung: int) -> list[int]:
+    """The sides advantaged at ``rung`` after Holm's correction (:func:`fairness_tests`):
+    [team] in a team game, the seats in a game played each for themselves."""
+    t = tests[(tests.game == game) & (tests.rung == rung) & tests.advantaged]
+    return sorted(int(x) for x in t.side)
+
+
+def holm(p: np.ndarray) -> np.ndarray:
+    """Holm's step-down adjusted p-values (NaN stays NaN)."""
+    p = np.asarray(p, dtype=float)
+    out = np.full(len(p), np.nan)
+    ok = np.flatnonzero(np.isfinite(p))
+    order = ok[np.argsort(p[ok], kind="stable")]
+    running = 0.0
+    for i, k in enumerate(order):
+        running = max(running, min(1.0, (len(order) - i) * p[k]))
+        out[k] = running
+    return out

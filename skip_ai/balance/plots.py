@@ -9,8 +9,9 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from skip_ai.analysis.plots import STYLE, label
-from skip_ai.balance.findings import games_text
+from skip_ai.analysis.plots import STYLE
+from skip_ai.balance.config import BalanceConfig
+from skip_ai.balance.findings import games_text, variant_name
 from skip_ai.balance.metrics import sides
 
 
@@ -24,20 +25,18 @@ def _panels(n: int, width: float = 4.8, height: float = 3.4):
     return fig, axes
 
 
-def rung_plot(table: pd.DataFrame, agents: list[str], order: list[str]) -> Figure:
-    """Per variant (in the ``order`` of the study), every self-play rung with its interval and
-    the fair value as a line: team 0's score in a team game, every seat's win rate (side by
-    side) in a game played each for themselves."""
-    games = [g for g in order if g in set(table.game)]
+def rung_plot(table: pd.DataFrame, config: BalanceConfig) -> Figure:
+    """Per variant (in the study's order), every self-play rung with its interval and the
+    fair value as a line: team 0's score in a team game, every seat's score (side by side) in
+    a game played each for themselves."""
+    order = [(v, g) for v, g in enumerate(config.games) if g in set(table.game)]
     with matplotlib.rc_context(STYLE):
-        fig, axes = _panels(len(games))
-        for ax, game in zip(axes, games):
+        fig, axes = _panels(len(order))
+        for ax, (v, game) in zip(axes, order):
             s = sides(game)
-            seats = [f"seat{k}_win_rate" for k in range(s.players)]
-            lines = ["team0_score"] if s.team_game else seats
-            for k, measure in enumerate(lines):
+            for k, measure in enumerate(s.headlines):
                 g = table[(table.game == game) & (table.measure == measure)].sort_values("rung")
-                shift = 0.08 * (k - (len(lines) - 1) / 2)
+                shift = 0.08 * (k - (len(s.headlines) - 1) / 2)
                 ax.errorbar(
                     g.rung + shift,
                     g.value,
@@ -47,18 +46,19 @@ def rung_plot(table: pd.DataFrame, agents: list[str], order: list[str]) -> Figur
                     label=None if s.team_game else f"seat {k}",
                 )
             ax.axhline(s.fair, color="0.5", ls="--", lw=1)
-            ax.set_xticks(range(len(agents)), agents, rotation=30, ha="right")
+            names = config.names(v)
+            ax.set_xticks(range(len(names)), names, rotation=30, ha="right")
             ax.set_ylim(-0.03, 1.03)
             colour = f"{s.names[0]}, " if s.colours else ""
             ax.set_ylabel(
                 f"team 0 ({colour}seats {s.team_seats(0)}) score"
                 if s.team_game
-                else "win rate by seat (seat 0 first)"
+                else "score by seat (seat 0 first)"
             )
             if not s.team_game:
                 ax.legend(fontsize=8, loc="upper right")
-            n = int(table[table.game == game].n.max())
-            ax.set_title(f"{label(game, 40)}\n≤ {n} games per rung", fontsize=10)
+            n = int(table[table.game == game].games.max())
+            ax.set_title(f"{variant_name(game)}\n≤ {n} games per rung", fontsize=10)
         fig.suptitle("Self-play: every seat the same agent (95% intervals; dashed: fair)")
     return fig
 
@@ -87,12 +87,12 @@ def trace_plot(trace: pd.DataFrame, order: list[str]) -> Figure:
             )
             ax.set_ylim(-0.03, 1.03)
             ax.set_ylabel("higher rung's score")
-            ax.set_title(label(game, 40), fontsize=11)
+            ax.set_title(variant_name(game), fontsize=11)
         fig.suptitle("Skill trace: each rung against the one below, duplicate deals")
     return fig
 
 
-def variant_plot(summary: pd.DataFrame, agent: str) -> Figure:
+def variant_plot(summary: pd.DataFrame) -> Figure:
     """Every variant's headline at the top rung with its interval, and the fair value."""
     with matplotlib.rc_context(STYLE):
         fig = Figure(figsize=(6.4, 0.9 + 0.55 * len(summary)), layout="constrained")
@@ -107,8 +107,10 @@ def variant_plot(summary: pd.DataFrame, agent: str) -> Figure:
         )
         for yy, fair in zip(y, summary.fair):
             ax.plot([fair, fair], [yy - 0.3, yy + 0.3], color="0.5", lw=1.5)
-        ax.set_yticks(y, [label(g, 36) for g in summary.game], fontsize=9)
+        ax.set_yticks(
+            y, [f"{variant_name(g)}\n({r})" for g, r in zip(summary.game, summary.rung)], fontsize=9
+        )
         ax.set_xlim(-0.03, 1.03)
-        ax.set_xlabel("team 0's score (each for themselves: seat 0's win rate); grey: fair")
-        ax.set_title(f"Variants between equal {agent} players ({games_text(summary.games)})")
+        ax.set_xlabel("team 0's score (each for themselves: seat 0's score); grey: fair")
+        ax.set_title(f"Variants at their top rungs ({games_text(summary.games)})")
     return fig

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from skip_ai.balance import halving
+from skip_ai.balance import halving, sequential
 from skip_ai.balance.config import BalanceConfig
 from skip_ai.balance.ladder import study_schedule
 from skip_ai.records import SCHEMA, read_records
@@ -27,8 +27,10 @@ def recorded(out: Path) -> pd.DataFrame:
 
 
 def expected(config: BalanceConfig, records: pd.DataFrame) -> Iterator[ScheduledGame]:
-    """The games the study plays, as far as ``records`` decide them (with ``[halving]``, the
-    rounds planned so far: a later round's games are not yet known)."""
+    """The games the study plays, as far as ``records`` decide them (with ``[halving]`` or
+    ``[precision]``, the rounds or looks planned so far: later ones are not yet known)."""
+    if config.precision is not None:
+        return sequential.schedule(config, sequential.plan(config, records))
     if config.halving is None:
         return study_schedule(config)
     return halving.schedule(config, halving.plan(config, records))

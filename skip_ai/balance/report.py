@@ -1,7 +1,8 @@
-"""A balance study's report: findings in sentences first, then definitions, tables, figures.
+"""A balance study's report: the answers first (a table and a paragraph per variant), then
+the evidence — skill trace, variants, the per-rung table, definitions, figures.
 
 Every number names who played (the rung's agent and spec), how many deals, and its 95%
-interval."""
+interval with the interval's method."""
 
 from __future__ import annotations
 
@@ -11,11 +12,13 @@ from pathlib import Path
 import pandas as pd
 
 from skip_ai.analysis.plots import save
-from skip_ai.balance import halving
+from skip_ai.balance import halving, sequential
 from skip_ai.balance.config import BalanceConfig
-from skip_ai.balance.findings import findings, glance, num, objective_text, who_played
+from skip_ai.balance.findings import answer_table, findings, num, objective_text, who_played
 from skip_ai.balance.metrics import (
-    DECISION_MEASURES,
+    doublings,
+    fairness_tests,
+    mirror_efficiency,
     selfplay_table,
     settlements,
     sides,
@@ -25,116 +28,142 @@ from skip_ai.balance.metrics import (
 )
 from skip_ai.balance.plots import rung_plot, trace_plot, variant_plot
 from skip_ai.balance.progress import completeness, recorded
-from skip_ai.balance.variants import compare_to_default, rank_variants
+from skip_ai.balance.variants import compare_to_default, penalty_interval, rank_variants
 
 
 def study_tables(config: BalanceConfig) -> dict:
-    """The study's measures: ``selfplay`` (long), ``trace``, ``summary`` (one row per variant at
-    the top rung, ranked), ``tests`` (each variant against the default), ``settled`` (per
-    variant, the settlement of each side), ``progress`` (what is recorded, per variant and
-    rung), ``rounds`` (successive halving's, if any) and ``records`` (the finished games)."""
+    """The study's measures: ``selfplay`` (long), ``trace``, ``fairness`` (every rung's test
+    of fair, Holm over the study), ``efficiency`` (the mirror's, per variant and rung),
+    ``summary`` (one row per variant at its top rung, ranked), ``tests`` (each variant against
+    the default), ``settled`` (per variant, the verdict and the settlement of each side),
+    ``plans`` (the sequential rule's, if any), ``progress``, ``rounds`` (successive
+    halving's, if any), ``decisions_text`` and ``records`` (the finished games)."""
     every = recorded(config.out)
     df = every[every.status == "ok"].reset_index(drop=True)
     if df.empty:
         raise ValueError(f"no finished games in {config.out / 'records'} yet: nothing to report")
     selfplay, steps = split(df)
-    table = selfplay_table(selfplay, config.measures)
+    seq = config.precision is not None
+    table = selfplay_table(selfplay, sequential=seq)
     trace = trace_table(steps)
-    top = len(config.agents) - 1
+    specs = {a.name: a.spec for a in config.agents}
+    trace["doublings"] = [
+        doublings(str(specs.get(x.stronger, "")), str(specs.get(x.weaker, "")))
+        for x in trace.itertuples()
+    ]
+    efficiency = {
+        (game, rung): mirror_efficiency(selfplay, game, rung)
+        for game, rung in table[["game", "rung"]].drop_duplicates().itertuples(index=False)
+    }
     rows, settled = [], {}
-    for game in config.games:
+    for v, game in enumerate(config.games):
         s = sides(game)
+        top = len(config.rungs(v)) - 1
         at_top = table[(table.game == game) & (table.rung == top)].set_index("measure")
         if s.headline not in at_top.index:
             continue
-        tolerance = config.measures.settle_tolerance
-        verdict, settled[game] = settlements(selfplay, game, len(config.agents), tolerance)
-        h, first = at_top.loc[s.headline], settled[game][0]
+        if top >= 1:
+            settled[game] = settlements(selfplay, game, top + 1, config.measures.settle_tolerance)
+        h = at_top.loc[s.headline]
+        depth = skill_depth(trace, game)
+        value, lo, hi = penalty_interval(
+            config.objective,
+            s.fair,
+            (h.value, h.lo, h.hi),
+            tuple(at_top.loc["moves", ["value", "lo", "hi"]]),
+            (0.0, 0.0, 0.0),
+            depth,
+        )
         rows.append(
             {
                 "game": game,
+                "rung": config.names(v)[top],
                 "headline": h.value,
                 "lo": h.lo,
                 "hi": h.hi,
                 "fair": s.fair,
-                "games": int(h.n),
-                "skill_depth": skill_depth(trace, game),
+                "games": int(h.games),
+                "skill_depth": depth,
                 "steps": int((trace.game == game).sum()),
                 "moves": at_top.value.get("moves", math.nan),
-                "drama": at_top.value.get("drama", math.nan),
-                "verdict": verdict,
-                "change": first.change,
-                "change_lo": first.lo,
-                "change_hi": first.hi,
+                "penalty": value,
+                "penalty_lo": lo,
+                "penalty_hi": hi,
             }
         )
-    summary = rank_variants(pd.DataFrame(rows), config.objective) if rows else pd.DataFrame()
+    summary = rank_variants(pd.DataFrame(rows)) if rows else pd.DataFrame()
     return {
         "selfplay": table,
         "trace": trace,
+        "fairness": fairness_tests(selfplay, table, seq),
+        "efficiency": efficiency,
         "summary": summary,
-        "tests": compare_to_default(selfplay, list(config.games), top),
+        "tests": compare_to_default(selfplay, config),
         "settled": settled,
+        "plans": sequential.plan(config, every) if seq else [],
         "progress": completeness(config, every),
         "rounds": halving.plan(config, every) if config.halving else [],
+        "decisions_text": {},
         "records": df,
     }
 
 
 DEFINITIONS = """\
-- **Self-play rung**: every seat played by the same agent; one game per deal. Deal *d* has the
-  same cards for every rung (and every variant that deals alike).
+- **Self-play rung**: every seat played by the same agent. Deal *d* has the same cards for
+  every rung (and every variant that deals alike). With mirrors, a **unit** is a deal and its
+  mirror (the teams' hands swapped, colours too where the game has them), analysed as a pair;
+  otherwise a unit is a deal. **deals** counts units, **games** the games in them.
 - **team0_score**: team 0's wins plus half its draws, per game; ½ is fair. Team 0 holds the
   first half of the seats and moves first (Red in Two Captains, Little Country, Columns,
-  Harvest and Chains). **team0_win_rate**, **team1_win_rate**, **draw_rate**: shares of games.
-  Games played each for themselves (Pyatki): **seatK_win_rate** per seat, fair = 1/seats.
-  **games**: the games each row's rates are measured on (one per deal).
-- **Advantaged**: a team whose interval of its score lies entirely above ½, a seat whose
-  interval of its win rate lies entirely above 1/seats. *Stronger play confirms* an
-  advantage when the side is advantaged at the highest rung played.
-- **moves**: the players' decisions per game.
+  Harvest and Chains). **advantage**: the favoured team's score minus ½, in points, ± the
+  interval's half-width. Games played each for themselves (Pyatki): **seatK_score**, the
+  seat's wins with a game nobody won split equally among the seats, fair = 1/seats; their
+  intervals are simultaneous over the seats (Bonferroni); **undecided_rate** beside them.
+- **verdict**: *favours X* when X's headline interval lies above fair after Holm's correction
+  over every rung and variant of the study; *leans to X (not after Holm)* when the interval
+  alone excludes fair; *fair to ±t points* when the interval holds fair and its half-width is
+  at most the precision target; *capped* when the rung's cap stopped it first (the sentence
+  says what the target would cost); *unresolved* otherwise (a study of fixed deal counts).
+- **The sequential rule** (`[precision]`): a rung deals in looks of growing size and stops
+  at the first look whose confidence sequence is narrow enough (*precise*), lies the margin
+  beyond fair (*clear*), or at its cap (*capped*). A confidence sequence holds at every look
+  at once, so peeking does not inflate the error (Waudby-Smith & Ramdas 2023).
+- **margin**: team 0's score minus team 1's in the game's own points (`state.scores()`:
+  cards, piles, points), Student's t over units; **margin_share**: the same over the points
+  both teams scored, in [−1, 1], so games compare.
 - **Skill trace**: rung *k+1* against rung *k* on duplicate deals (each deal played with the
-  teams swapped, or with the seats rotated); **stronger_score** is the higher rung's mean
-  score per deal (1 = wins every game). **skill_depth**: the number of steps, from the bottom,
-  the higher rung wins with its 95% interval above ½ (Ludii's SkillTrace, TAG's SkillLadder).
-- **headline**: the number a designer quotes — team0_score in team games, seat0_win_rate in
-  games played each for themselves; **fair**: its value in a fair game (½, 1/seats).
-- **change** (`change_lo`–`change_hi`): the headline at the top rung minus at the rung below,
-  paired by deal. **verdict**: *settled* when that interval lies within ± the tolerance
-  (`settle_tolerance`), *moving* when it excludes 0, otherwise *unresolved* (more deals). In
-  games played each for themselves every seat's change is measured: *moving* if any seat
-  moves, *settled* if every seat has settled.
-- **penalty**, **rank**: the designer's objective (below), smaller is better, and the rank
-  among the variants of one game. **Successive halving** (optional `[halving]`): the study
-  plays in rounds whose deal counts double up to the study's; after each round, a variant
-  whose penalty's 95% interval (each term's interval carried through) lies entirely above
-  the best variant's of its game plays no more deals.
-- Per-decision measures, from the searching agents' own estimates *v* of their result
-  (ISMCTS root value of the chosen move: 0 loss, ½ draw, 1 win; forced moves have none):
-  **lead_changes**: crossings of ½ by team 0's estimated chance (CardStock's lead changes);
-  **drama** (Browne & Maire 2010): mean of √(½ − p) over the decisions at which the eventual
-  winner's chance *p* was below ½, 0 if never; **comeback_rate**: share of won games whose
-  winner was behind at some point; **decided_at** (Browne & Maire's decisiveness): share of
-  the decisions before the winner's estimate rises above the threshold for good;
-  **uncertainty** (Browne 2008; CardStock): mean of 1 − |2v − 1|; **meaningful_choice_rate**
-  (CardStock's meaningful moves): share of decisions whose best and worst moves differ by at
-  least the spread threshold in the mover's estimate.
-- Intervals are 95%: `skip_ai.stats.score_interval` (Wilson over the effective sample size)
-  for rates and scores, normal intervals for other means and for differences. Variant tests
-  are paired by deal (fairness: a bootstrap over deals of the change in |headline − fair|),
-  with Holm's correction for the number of comparisons.
+  teams swapped, or the seats rotated); **stronger_score**: the higher rung's mean score per
+  deal (1 = wins every game), **stronger_margin**: its mean margin share; each with a 97.5%
+  interval (the two share 5%). The higher rung is **shown stronger** when either interval lies
+  above no difference (½, 0), **weaker** when either lies below. **detectable**: the smallest
+  score difference the step finds with 80% power at its deals. **doublings**: budget doublings
+  between two plain ISMCTS rungs. **skill depth**: the steps whose higher rung is shown
+  stronger. A top rung that is not shown stronger than the one below is not "stronger play".
+- **change**, **settled/moving**: the headline at the top rung minus the rung below, paired by
+  deal: *settled* within ± `settle_tolerance`, *moving* when the interval excludes 0.
+- **mirror ×**: the variance of the mean of two independent games over the variance of a deal
+  and its mirror's mean: how many independent deals a mirrored pair is worth.
+- **penalty**, **rank**: the designer's objective, smaller is better, with its interval carried
+  from each term's; ranks by intervals (a shared rank is a tie).
+- **Intervals** (95%, `skip_ai.stats`): the headline by the betting confidence sequence under
+  the sequential rule, else the betting interval (Waudby-Smith & Ramdas 2023, valid for any
+  bounded outcome, including a rung where every game ends alike); other rates and shares by
+  the betting interval; margins and moves by Student's t; paired differences between rungs and
+  variants by Tango's score interval for paired wins and losses, else the betting interval of
+  the per-deal differences. A test simulates each with known truth (≥ 94% coverage).
 """
 
 
-def wide(table: pd.DataFrame, names: list[str]) -> pd.DataFrame:
+def wide(table: pd.DataFrame) -> pd.DataFrame:
     """The self-play table as one row per (variant, rung), one column per measure."""
 
     def cell(r) -> str:
-        return num(r.value, r.lo, r.hi, 1 if r.measure in ("moves", "lead_changes") else 3)
+        if r.measure == "seconds":
+            return f"{r.value:.3f}"
+        digits = 1 if r.measure in ("moves", "margin") else 3
+        return num(r.value, r.lo, r.hi, digits)
 
-    t = table.assign(
-        cell=[cell(r) for r in table.itertuples()], agent=[names[r] for r in table.rung]
-    )
+    t = table.assign(cell=[cell(r) for r in table.itertuples()])
     w = t.pivot_table(
         index=["game", "rung", "agent"], columns="measure", values="cell", aggfunc="first"
     )
@@ -145,27 +174,32 @@ def wide(table: pd.DataFrame, names: list[str]) -> pd.DataFrame:
             "team0_win_rate",
             "team1_win_rate",
             "draw_rate",
+            *[f"seat{k}_score" for k in range(8)],
             *[f"seat{k}_win_rate" for k in range(8)],
+            "undecided_rate",
+            "margin",
+            "margin_share",
             "moves",
-            *DECISION_MEASURES,
+            "seconds",
         ]
         if m in w.columns
     ]
-    games = table.groupby(["game", "rung"]).n.max().rename("games")
-    return w[order].fillna("—").join(games, on=["game", "rung"]).reset_index()
+    counts = table.groupby(["game", "rung"])[["n", "games"]].max()
+    return w[order].fillna("—").join(counts, on=["game", "rung"]).reset_index()
 
 
 def write_balance_report(
     config: BalanceConfig, to: Path | None = None, tables: dict | None = None
 ) -> Path:
-    """Write ``report.md``, ``selfplay.csv`` and ``figures/*.png`` of the games recorded so
-    far in the study's folder (or in the folder ``to``); returns the report. ``tables``: the
-    study's (:func:`study_tables`) if already computed."""
+    """Write ``report.md``, ``selfplay.csv``, ``answers.csv`` and ``figures/*.png`` of the games
+    recorded so far in the study's folder (or in the folder ``to``); returns the report.
+    ``tables``: the study's (:func:`study_tables`) if already computed. Every file is written
+    whole or not at all (a temporary file renamed)."""
     t = study_tables(config) if tables is None else tables
     out = config.out if to is None else to
     out.mkdir(parents=True, exist_ok=True)
-    names = [a.name for a in config.agents]
     df = t["records"]
+    answers = answer_table(config, t)
 
     def figure(fig, name: str) -> str:
         return f"![{name}]({save(fig, out / 'figures' / f'{name}.png').relative_to(out)})"
@@ -175,27 +209,16 @@ def write_balance_report(
         "",
         who_played(config, df),
         "",
-        "## Findings",
+        "## Answers",
         "",
-        "At a glance: team 0's score (in games played each for themselves, seat 0's win "
-        "rate), in percent with its 95% interval, between equal players of each rung; the "
-        "sides advantaged (interval above the fair value) between the strongest players, "
-        "those advantaged only at a lower rung (not confirmed by stronger play), the verdict "
-        "on the top two rungs and the skill depth. The sentences below give every seat and "
-        "every number.",
+        "Is the game fair between equal players? One row per variant and self-play rung: "
+        "the headline in percent with its 95% interval, the advantage in points ± the "
+        "interval's half-width, the verdict, and what it cost. The paragraphs below say the "
+        "same in words, with the game-or-bot question, margins and the skill trace.",
         "",
-        glance(config, t).to_markdown(index=False),
+        answers.to_markdown(index=False),
         "",
         *findings(config, t),
-        "## Definitions",
-        "",
-        DEFINITIONS,
-        "## Self-play by rung",
-        "",
-        figure(rung_plot(t["selfplay"], names, list(config.games)), "rungs"),
-        "",
-        wide(t["selfplay"], names).to_markdown(index=False),
-        "",
         "## Skill trace",
         "",
         figure(trace_plot(t["trace"], list(config.games)), "trace"),
@@ -203,33 +226,48 @@ def write_balance_report(
         t["trace"].round(3).to_markdown(index=False),
         "",
     ]
-    if not t["summary"].empty:
+    if len(t["summary"]) > 1:
         lines += [
-            f"## Variants (self-play at the top rung, {names[-1]})",
+            "## Variants (self-play at each variant's top rung)",
             "",
             f"Objective: {objective_text(config)}.",
             "",
-            figure(variant_plot(t["summary"], names[-1]), "variants"),
+            figure(variant_plot(t["summary"]), "variants"),
             "",
-            t["summary"].round(3).to_markdown(index=False),
+            t["summary"].round(4).to_markdown(index=False),
             "",
         ]
-    lines += halving_section(t["rounds"])
     if not t["tests"].empty:
         lines += [
-            "Each variant against its game's default, paired by deal (fairness: the change in "
-            "|headline − fair|, negative when the variant is fairer, bootstrap over deals; "
-            "moves: decisions per game):",
+            "Each variant against its game's default at the highest rung both ladders hold, "
+            "paired by deal (headline: Holm over these rows; moves: descriptive, Student's t):",
             "",
             t["tests"].round(4).to_markdown(index=False),
             "",
         ]
-    lines += progress_section(t["progress"], names)
-    t["selfplay"].assign(agent=[names[r] for r in t["selfplay"].rung]).round(5).to_csv(
-        out / "selfplay.csv", index=False
-    )
-    path = out / "report.md"
-    path.write_text("\n".join(lines))
+    lines += halving_section(t["rounds"])
+    lines += [
+        "## Self-play by rung",
+        "",
+        figure(rung_plot(t["selfplay"], config), "rungs"),
+        "",
+        wide(t["selfplay"]).to_markdown(index=False),
+        "",
+        "## Definitions",
+        "",
+        DEFINITIONS,
+    ]
+    lines += progress_section(t["progress"])
+    _write(out / "selfplay.csv", t["selfplay"].round(6).to_csv(index=False))
+    _write(out / "answers.csv", answers.to_csv(index=False))
+    return _write(out / "report.md", "\n".join(lines))
+
+
+def _write(path: Path, text: str) -> Path:
+    """``text`` into ``path`` whole: written beside it, then renamed over it."""
+    part = path.with_name(path.name + ".part")
+    part.write_text(text)
+    part.replace(path)
     return path
 
 
@@ -251,7 +289,7 @@ def halving_section(rounds: list[halving.Round]) -> list[str]:
     ]
 
 
-def progress_section(progress: pd.DataFrame, names: list[str]) -> list[str]:
+def progress_section(progress: pd.DataFrame) -> list[str]:
     """The games recorded against those expected; per variant, kind and rung where some are
     missing."""
     missing = progress[progress.recorded < progress.expected]
@@ -263,7 +301,6 @@ def progress_section(progress: pd.DataFrame, names: list[str]) -> list[str]:
         "",
     ]
     if len(missing):
-        table = missing.assign(agent=[names[r] for r in missing.rung])
-        columns = ["game", "kind", "rung", "agent", "expected", "recorded"]
-        lines += [table[columns].to_markdown(index=False), ""]
+        columns = ["game", "kind", "rung", "expected", "recorded"]
+        lines += [missing[columns].to_markdown(index=False), ""]
     return lines

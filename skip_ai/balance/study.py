@@ -15,9 +15,9 @@ import dataclasses
 from importlib import resources
 from pathlib import Path
 
-from skip_ai.balance import halving
+from skip_ai.balance import halving, sequential
 from skip_ai.balance.config import BalanceConfig, load_balance_config
-from skip_ai.balance.findings import findings, who_played
+from skip_ai.balance.findings import answer_table, findings, who_played
 from skip_ai.balance.ladder import study_schedule, study_size
 from skip_ai.balance.progress import recorded
 from skip_ai.balance.report import study_tables, write_balance_report
@@ -41,7 +41,9 @@ def run_study(
 ) -> tuple[BatchSummary, Path]:
     """Play what is left of the study and write ``OUT/report.md``; returns the batch's
     summary and the report's path."""
-    if config.halving is None:
+    if config.precision is not None:
+        summary = _run_sequential(config, workers, backend, address, progress)
+    elif config.halving is None:
         summary = run_batch(
             config,
             lambda: study_schedule(config),
@@ -54,6 +56,44 @@ def run_study(
     else:
         summary = _run_halving(config, workers, backend, address, progress)
     return summary, write_balance_report(config)
+
+
+def _run_sequential(
+    config: BalanceConfig, workers: int | None, backend: str, address: str | None, progress: bool
+) -> BatchSummary:
+    """Play look after look (:mod:`skip_ai.balance.sequential`), each planned from the
+    records of those before, until every rung has stopped: a resumed study replays the same
+    decisions."""
+    runs = []
+    while True:
+        plans = sequential.plan(config, recorded(config.out))
+        if runs and sequential.done(plans):
+            break
+        runs.append(
+            run_batch(
+                config,
+                lambda plans=plans: sequential.schedule(config, plans),
+                sequential.size(config, plans),
+                workers,
+                backend,
+                progress,
+                address,
+            )
+        )
+        if sequential.done(plans):
+            break
+    return _joined(runs)
+
+
+def _joined(runs: list[BatchSummary]) -> BatchSummary:
+    """The summary of several batches of one study, run one after the other."""
+    return dataclasses.replace(
+        runs[-1],
+        before=runs[0].before,
+        played=sum(r.played for r in runs),
+        failed=sum(r.failed for r in runs),
+        seconds=sum(r.seconds for r in runs),
+    )
 
 
 def _run_halving(
@@ -77,20 +117,22 @@ def _run_halving(
         )
         if rounds[-1].number == config.halving.rounds:
             break
-    return dataclasses.replace(
-        runs[-1],
-        before=runs[0].before,
-        played=sum(r.played for r in runs),
-        failed=sum(r.failed for r in runs),
-        seconds=sum(r.seconds for r in runs),
-    )
+    return _joined(runs)
 
 
 def findings_text(config: BalanceConfig, tables: dict | None = None) -> str:
     """Who played and the report's findings, as plain text (for the terminal); ``tables``:
     the study's (:func:`~skip_ai.balance.report.study_tables`) if already computed."""
     tables = study_tables(config) if tables is None else tables
-    text = "\n".join([who_played(config, tables["records"]), "", *findings(config, tables)])
+    text = "\n".join(
+        [
+            who_played(config, tables["records"]),
+            "",
+            answer_table(config, tables).to_string(index=False),
+            "",
+            *findings(config, tables),
+        ]
+    )
     return text.replace("**", "").replace("`", "")
 
 

@@ -23,7 +23,7 @@ from numba import njit
 
 from skip_ai import cards
 from skip_ai.games import text
-from skip_ai.games.spec import DECK_36_FOR_1V1, PLAYERS_2_4_6, REMOVE4, GameSpec
+from skip_ai.games.spec import DECK_36_FOR_1V1, PLAYERS_2_4_6, REMOVE4, GameSpec, Mirror
 from skip_ai.kernel.bits import list_segments, sample_segments
 from skip_ai.kernel.resample import plan_default as resample_plan  # noqa: F401  (kernel API)
 from skip_ai.kernel.resample import redeal as resample_planned  # noqa: F401  (kernel API)
@@ -194,5 +194,6 @@ SPEC = GameSpec(
     title=_title,
     table_lines=_table_lines,
     team_names=TEAM_NAMES,
+    mirror=Mirror(swap_colours=False),
 )
 register(SPEC)

@@ -23,7 +23,7 @@ from numba import njit
 
 from skip_ai import cards
 from skip_ai.games import text
-from skip_ai.games.spec import DECK_36_52, PLAYERS_2_4_6, GameSpec
+from skip_ai.games.spec import DECK_36_52, PLAYERS_2_4_6, GameSpec, Mirror
 from skip_ai.kernel.resample import plan_default as resample_plan  # noqa: F401  (kernel API)
 from skip_ai.kernel.resample import redeal as resample_planned  # noqa: F401  (kernel API)
 from skip_ai.kernel.resample import resample_hidden as resample  # noqa: F401  (kernel API)
@@ -191,5 +191,6 @@ SPEC = GameSpec(
     title=_title,
     table_lines=_table_lines,
     team_names=TEAM_NAMES,
+    mirror=Mirror(swap_colours=True),
 )
 register(SPEC)

@@ -66,7 +66,7 @@ from skip_ai.games.domino_grid import (
     clear_grid,
     placements,
 )
-from skip_ai.games.spec import DECK_36_FOR_1V1, PLAYERS_2_4_6, REMOVE4, GameSpec, Param
+from skip_ai.games.spec import DECK_36_FOR_1V1, PLAYERS_2_4_6, REMOVE4, GameSpec, Mirror, Param
 from skip_ai.kernel.bits import list_segments, sample_segments
 from skip_ai.kernel.resample import plan_default as resample_plan  # noqa: F401  (kernel API)
 from skip_ai.kernel.resample import redeal as resample_planned  # noqa: F401  (kernel API)
@@ -294,6 +294,7 @@ SPEC = GameSpec(
     title=_title,
     table_lines=_table_lines,
     team_names=TEAM_NAMES,
+    mirror=Mirror(swap_colours=False),
     action_features=domino_action_features,
 )
 register(SPEC)

@@ -44,7 +44,7 @@ from numba import njit
 
 from skip_ai import cards
 from skip_ai.games import text
-from skip_ai.games.spec import DECK_36_52, GameSpec, Param
+from skip_ai.games.spec import DECK_36_52, GameSpec, Mirror, Param
 from skip_ai.kernel.bits import list_segments, lowest, sample_segments
 from skip_ai.kernel.resample import plan_default as resample_plan  # noqa: F401  (kernel API)
 from skip_ai.kernel.resample import redeal as resample_planned  # noqa: F401  (kernel API)
@@ -308,6 +308,7 @@ SPEC = GameSpec(
     title=_title,
     table_lines=_table_lines,
     team_names=TEAM_NAMES,
+    mirror=Mirror(swap_colours=False),
     public_record=public_record,
 )
 register(SPEC)

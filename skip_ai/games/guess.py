@@ -46,7 +46,7 @@ from numba import njit
 
 from skip_ai import cards
 from skip_ai.games import text
-from skip_ai.games.spec import DECK_36_52, PLAYERS_4_6, GameSpec, Param
+from skip_ai.games.spec import DECK_36_52, PLAYERS_4_6, GameSpec, Mirror, Param
 from skip_ai.kernel.bits import bit, list_segments, sample_segments
 from skip_ai.kernel.resample import plan_default as resample_plan  # noqa: F401  (kernel API)
 from skip_ai.kernel.resample import redeal as resample_planned  # noqa: F401  (kernel API)
@@ -423,6 +423,7 @@ SPEC = GameSpec(
     title=_title,
     table_lines=_status_lines,
     team_names=TEAM_NAMES,
+    mirror=Mirror(swap_colours=False),
     check=_check,
 )
 register(SPEC)

@@ -23,7 +23,7 @@ from numba import njit
 
 from skip_ai import cards
 from skip_ai.games import text
-from skip_ai.games.spec import DECK_36_FOR_1V1, PLAYERS_2_4_6, GameSpec
+from skip_ai.games.spec import DECK_36_FOR_1V1, PLAYERS_2_4_6, GameSpec, Mirror
 from skip_ai.kernel.bits import bit, kth, lowest, popcount, to_list
 from skip_ai.kernel.fields import (
     F_BELOW,
@@ -333,5 +333,6 @@ SPEC = GameSpec(
     title=_title,
     table_lines=_field_lines,
     team_names=TEAM_NAMES,
+    mirror=Mirror(swap_colours=True),
 )
 register(SPEC)

@@ -98,6 +98,17 @@ def _fmt(v: Any) -> str:
 
 
 @dataclass(frozen=True)
+class Mirror:
+    """A team game's mirror (:mod:`skip_ai.mirror`): the same deal with the teams' hands
+    swapped, each seat's hand to the seat with the same role in the other team; with
+    ``swap_colours``, every card also turned into the card of the same rank in the suit of the
+    other colour (♠↔♦, ♣↔♥, black joker ↔ red joker), for games where each team owns a
+    colour: Red must still hold the red cards."""
+
+    swap_colours: bool
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """Everything the generic pyspiel wrapper needs to present a kernel as a game.
 
@@ -171,6 +182,16 @@ class GameSpec:
     """The game's action-features module (:mod:`skip_ai.kernel.no_action_features` says what
     one holds): a small vector per legal move, from what the mover knows, that a model reads
     beside the observation. The default has none."""
+    mirror: Mirror | None = None
+    """How a deal is mirrored for balance studies (:mod:`skip_ai.mirror`); None: no mirror,
+    and ``no_mirror`` says why. A variant whose deal treats the two teams unalike has none
+    either (:func:`skip_ai.mirror.no_mirror_reason` finds it)."""
+    no_mirror: str = ""
+    """Why the game has no mirror, in one line (exactly when ``mirror`` is None)."""
+
+    def __post_init__(self) -> None:
+        if (self.mirror is None) != bool(self.no_mirror):
+            raise ValueError(f"{self.short_name}: declare a mirror, or why there is none")
 
     @property
     def seat_teams(self) -> text.TeamNames:

@@ -153,6 +153,9 @@ def batch_head(raw: dict[str, Any], known: set[str], fail) -> tuple[str, int]:
     return name, seed
 
 
+_KINDS = {int: "an integer", bool: "true or false"}
+
+
 def _field(raw: dict, key: str, kind: type, fail, default: Any = None) -> Any:
     if key not in raw:
         if default is None:
@@ -160,9 +163,7 @@ def _field(raw: dict, key: str, kind: type, fail, default: Any = None) -> Any:
         return default
     value = raw[key]
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise fail(
-            f"field {key!r} must be {'an integer' if kind is int else 'a string'} (got {value!r})"
-        )
+        raise fail(f"field {key!r} must be {_KINDS.get(kind, 'a string')} (got {value!r})")
     return value
 
 
@@ -199,25 +200,30 @@ def _games(tables: list[dict], fail) -> tuple[str, ...]:
 def _agents(tables: list[dict], games: tuple[str, ...], fail) -> tuple[Agent, ...]:
     agents: list[Agent] = []
     for i, t in enumerate(tables):
-        where = f"[[agents]] #{i + 1}"
-        if set(t) != {"name", "spec"} or not all(isinstance(v, str) for v in t.values()):
-            raise fail(f"{where} must hold exactly the string fields 'name' and 'spec' (got {t!r})")
-        if not t["name"].strip():
-            raise fail(f"{where}: field 'name' must not be empty")
-        try:
-            kind = parse_spec(t["spec"])[0]
-        except ValueError as e:
-            raise fail(f"{where} ({t['name']!r}): {e}") from None
-        if kind == "human":
-            raise fail(f"{where}: the human agent cannot play in a batch")
-        if any(a.name == t["name"] for a in agents):
-            raise fail(f"{where}: agent name {t['name']!r} is used twice")
-        for game in games:  # an agent may refuse a game (e.g. a heuristic it lacks)
-            try:
-                make_agent(t["spec"], load(game), seed=0)
-            except (ValueError, pyspiel.SpielError) as e:
-                raise fail(f"{where} ({t['name']!r}) on {game}: {e}") from None
-        agents.append(Agent(t["name"], t["spec"]))
+        agent = agent_entry(t, f"[[agents]] #{i + 1}", games, fail)
+        if any(a.name == agent.name for a in agents):
+            raise fail(f"[[agents]] #{i + 1}: agent name {agent.name!r} is used twice")
+        agents.append(agent)
     if len(agents) < 2:
         raise fail("a tournament needs at least two [[agents]]")
     return tuple(agents)
+
+
+def agent_entry(t: dict, where: str, games: tuple[str, ...], fail) -> Agent:
+    """One ``[[agents]]`` table (``name``, ``spec``) checked, its agent built on ``games``."""
+    if set(t) != {"name", "spec"} or not all(isinstance(v, str) for v in t.values()):
+        raise fail(f"{where} must hold exactly the string fields 'name' and 'spec' (got {t!r})")
+    if not t["name"].strip():
+        raise fail(f"{where}: field 'name' must not be empty")
+    try:
+        kind = parse_spec(t["spec"])[0]
+    except ValueError as e:
+        raise fail(f"{where} ({t['name']!r}): {e}") from None
+    if kind == "human":
+        raise fail(f"{where}: the human agent cannot play in a batch")
+    for game in games:  # an agent may refuse a game (e.g. a heuristic it lacks)
+        try:
+            make_agent(t["spec"], load(game), seed=0)
+        except (ValueError, pyspiel.SpielError) as e:
+            raise fail(f"{where} ({t['name']!r}) on {game}: {e}") from None
+    return Agent(t["name"], t["spec"])

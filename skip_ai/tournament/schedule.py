@@ -29,6 +29,7 @@ class ScheduledGame:
     seed: int
     agent_a: Agent
     agent_b: Agent
+    mirrored: bool = False  # dealt the mirror of the seed's deal (skip_ai.mirror)
 
 
 def deal_seed(batch_seed: int, game_index: int, pair_index: int, deal: int) -> int:

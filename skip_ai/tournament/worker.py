@@ -84,6 +84,7 @@ def _describe(batch: str, code_version: str, s: ScheduledGame) -> dict:
         "deal": s.deal,
         "seating": s.seating,
         "seed": s.seed,
+        "mirrored": s.mirrored,
         "agent_a": s.agent_a.name,
         "agent_b": s.agent_b.name,
         "agents": [s.agent_a.name if a else s.agent_b.name for a in layouts[s.seating]],
@@ -100,7 +101,14 @@ def _play(batch: str, code_version: str, s: ScheduledGame) -> dict:
     game, layouts = _game(s.game)
     t0 = time.perf_counter()
     try:
-        r = play_seating(game, s.seed, layouts[s.seating], s.agent_a.spec, s.agent_b.spec)
+        r = play_seating(
+            game,
+            s.seed,
+            layouts[s.seating],
+            s.agent_a.spec,
+            s.agent_b.spec,
+            mirror=s.mirrored,
+        )
     except Exception as e:  # any failure of a game or an agent becomes a record
         return failed_record(
             batch, code_version, s, f"{type(e).__name__}: {e}", time.perf_counter() - t0

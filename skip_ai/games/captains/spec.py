@@ -3,7 +3,7 @@ kernel, ``P_LITTLE``): names, parameters, sizes, text, action features."""
 
 import sys
 
-from skip_ai.games.spec import DECK_36_52, PLAYERS_4_6, GameSpec, Param
+from skip_ai.games.spec import DECK_36_52, PLAYERS_4_6, GameSpec, Mirror, Param
 from skip_ai.kernel.state import NUM_CARDS
 
 from . import action_features
@@ -30,6 +30,7 @@ _COMMON = dict(
     table_lines=field_lines,
     team_names=TEAM_NAMES,
     action_features=action_features,
+    mirror=Mirror(swap_colours=True),
 )
 
 

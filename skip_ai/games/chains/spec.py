@@ -5,7 +5,7 @@ import sys
 
 import numpy as np
 
-from skip_ai.games.spec import DECK_36_52, PLAYERS_4_6, GameSpec
+from skip_ai.games.spec import DECK_36_52, PLAYERS_4_6, GameSpec, Mirror
 from skip_ai.kernel.state import NUM_CARDS
 
 from . import action_features
@@ -50,4 +50,5 @@ SPEC = GameSpec(
     table_lines=_public_lines,
     private_lines=_known_lines,
     team_names=TEAM_NAMES,
+    mirror=Mirror(swap_colours=True),
 )

@@ -66,6 +66,7 @@ PYATKI = GameSpec(
     num_players=lambda p: p["players"],
     kernel_params=lambda p: [p["players"], p["deck"], int(p["places"]), p["max_exchanges"], 0],
     team_game=False,
+    no_mirror="each for themselves: there are no teams to swap",
     **_COMMON,
 )
 PYATKI_PAIRS = GameSpec(
@@ -77,5 +78,9 @@ PYATKI_PAIRS = GameSpec(
     num_players=lambda p: 4,
     kernel_params=lambda p: [4, p["deck"], 0, p["max_exchanges"], 1],
     team_names=TEAM_NAMES,
+    no_mirror=(
+        "the trump is the suit of the last card dealt, which goes to seat 3: swapping the "
+        "hands would change the trump"
+    ),
     **_COMMON,
 )

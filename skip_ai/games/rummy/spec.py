@@ -40,6 +40,7 @@ SPEC = GameSpec(
     table_lines=table_lines,
     chance_text=chance_text,
     team_game=False,
+    no_mirror="each for themselves: there are no teams to swap",
     # the widest returns over all variants: a tablecloth against ten pictures (2 players:
     # -200), or against the 30 highest cards held by five losers (6 players: 2 × 268)
     min_utility=-200.0,

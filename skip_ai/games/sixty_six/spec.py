@@ -65,4 +65,8 @@ SPEC = GameSpec(
     chance_text=chance_text,
     public_record=public_record,
     remap=remap,
+    no_mirror=(
+        "the first elder hand (who names the trump and leads) is seat 0 of team 0, the first "
+        "dealer seat 3 of team 1: swapping the hands cannot swap those roles"
+    ),
 )
