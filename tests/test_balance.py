@@ -5,6 +5,7 @@ hand-made records: test_balance_measures.py)."""
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -31,7 +32,13 @@ TEAM4 = "skip_columns(players=4)"
 # --- the config ----------------------------------------------------------------------------
 
 
-def config_text(out: Path, name: str = "t", deals: int = 4, extra: str = "") -> str:
+EVALUATOR = '[measures]\nevaluated_games = 2\nevaluator = "ismcts(iterations=10)"\n'
+
+
+NO_EVALUATOR = "[measures]\nevaluated_games = 0\n"
+
+
+def config_text(out: Path, name: str = "t", deals: int = 4, extra: str = NO_EVALUATOR) -> str:
     return f"""name = "{name}"
 seed = 3
 deals = {deals}
@@ -192,7 +199,7 @@ def test_schedule_pairs_rungs_and_variants_by_deal(tmp_path):
 
 def test_a_tiny_study_writes_its_report(tmp_path):
     path = tmp_path / "s.toml"
-    path.write_text(config_text(tmp_path / "out"))
+    path.write_text(config_text(tmp_path / "out", extra=EVALUATOR))
     cfg = load_balance_config(path)
     summary, report = run_study(cfg, progress=False)
     assert summary.played == summary.total == study_size(cfg)
@@ -210,6 +217,10 @@ def test_a_tiny_study_writes_its_report(tmp_path):
     assert "Partial study" not in text and "every variant and rung complete" in text
     assert (cfg.out / "selfplay.csv").stat().st_size > 100
     assert (cfg.out / "answers.csv").stat().st_size > 100
+    # the per-decision measures come from the one named evaluator, for every rung
+    assert "## Per-decision measures (one fixed evaluator)" in text
+    assert "Read by the fixed evaluator `ismcts(iterations=10)` on 2 games" in text
+    assert len(pd.read_parquet(cfg.out / "evaluations.parquet").match_id.unique()) == 2 * 3 * 2
 
     # a study stopped early (the shard of its last steps gone) reports what it holds,
     # labelled partial
@@ -227,6 +238,9 @@ trace_deals = 3
 games_per_task = 6
 out = "{out}"
 mirror = true
+
+[measures]
+evaluated_games = 0
 
 [precision]
 target = 0.05
@@ -284,10 +298,19 @@ def _records(out: Path) -> pd.DataFrame:
     return df.sort_values("match_id", ignore_index=True)
 
 
+def _timeless(out: Path) -> tuple[pd.DataFrame, pd.DataFrame, str]:
+    """A report's answers, self-play table and findings with every time left out (CPU
+    seconds are the one thing two runs of the same games differ in)."""
+    answers = pd.read_csv(out / "answers.csv").drop(columns=["CPU s", "s / game"])
+    table = pd.read_csv(out / "selfplay.csv")
+    text = (out / "report.md").read_text().split("## Skill trace")[0]
+    return answers, table[table.measure != "seconds"], re.sub(r"[\d.]+ CPU s", "", text)
+
+
 @pytest.mark.slow
-def test_a_study_killed_and_resumed_gives_identical_records(tmp_path):
+def test_a_sequential_study_killed_and_resumed_gives_identical_records_and_report(tmp_path):
     killed = tmp_path / "k.toml"
-    killed.write_text(config_text(tmp_path / "k", deals=30))
+    killed.write_text(SEQUENTIAL.format(out=tmp_path / "k"))
     proc = subprocess.Popen(
         [sys.executable, "-m", "skip_ai.cli", "balance", str(killed), "--workers", "2"],
         cwd=ROOT,
@@ -297,19 +320,18 @@ def test_a_study_killed_and_resumed_gives_identical_records(tmp_path):
     )
     shards = tmp_path / "k" / "records"
     deadline = time.monotonic() + 120
-    while len(list(shards.glob("*.parquet"))) < 6 and time.monotonic() < deadline:
+    while len(list(shards.glob("*.parquet"))) < 12 and time.monotonic() < deadline:
         time.sleep(0.02)
     os.kill(proc.pid, signal.SIGKILL)
     assert proc.wait() == -signal.SIGKILL
     time.sleep(2)  # the orphaned pool workers leave by themselves
     cfg = load_balance_config(killed)
     partial = len(read_records(shards))
-    assert 0 < partial < study_size(cfg)
-    summary, _ = run_study(cfg, workers=2, progress=False)
-    assert (summary.before, summary.before + summary.played) == (partial, study_size(cfg))
+    assert partial > 0 and not sequential.done(sequential.plan(cfg, read_records(shards)))
+    run_study(cfg, workers=2, progress=False)
 
     whole = tmp_path / "w.toml"
-    whole.write_text(config_text(tmp_path / "w", deals=30))
+    whole.write_text(SEQUENTIAL.format(out=tmp_path / "w"))
     run_study(load_balance_config(whole), workers=1, progress=False)
     a, b = _records(tmp_path / "k"), _records(tmp_path / "w")
     pd.testing.assert_frame_equal(
@@ -318,6 +340,10 @@ def test_a_study_killed_and_resumed_gives_identical_records(tmp_path):
     )
     for col in ("mover_values", "value_spreads"):
         assert all(np.array_equal(x, y, equal_nan=True) for x, y in zip(a[col], b[col]))
+    (ka, kt, ktext), (wa, wt, wtext) = _timeless(tmp_path / "k"), _timeless(tmp_path / "w")
+    pd.testing.assert_frame_equal(ka, wa)
+    pd.testing.assert_frame_equal(kt.reset_index(drop=True), wt.reset_index(drop=True))
+    assert ktext == wtext
 
 
 def test_cli_config_error_is_one_line(tmp_path, capsys):
@@ -330,17 +356,17 @@ def test_cli_config_error_is_one_line(tmp_path, capsys):
 
 
 @pytest.mark.slow
-def test_a_study_on_ray_gives_the_local_records(tmp_path):
+def test_a_sequential_study_on_ray_gives_the_local_records(tmp_path):
     pytest.importorskip("ray")
     paths = []
     for name in ("r", "l"):
         path = tmp_path / f"{name}.toml"
-        path.write_text(config_text(tmp_path / name))
+        path.write_text(SEQUENTIAL.format(out=tmp_path / name))
         paths.append(path)
     on_ray, local = (load_balance_config(p) for p in paths)
     summary, _ = run_study(on_ray, workers=2, backend="ray", progress=False)
     run_study(local, workers=1, progress=False)
-    assert summary.played == study_size(on_ray)
+    assert summary.played == len(read_records(local.out / "records"))
     a, b = _records(on_ray.out), _records(local.out)
     assert a.drop(columns=["mover_values", "value_spreads"]).equals(
         b.drop(columns=["mover_values", "value_spreads"])

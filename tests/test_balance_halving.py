@@ -34,6 +34,7 @@ def config(deals: int = 40, rounds: int = 2, games=(FAIR, UNFAIR)):
             "agents": [{"name": "r", "spec": "random"}, {"name": "h", "spec": "heuristic"}],
             "halving": {"rounds": rounds, "rung": "h"},
             "objective": {"skill_depth": 0.0},
+            "measures": {"evaluated_games": 0},
         }
     )
 

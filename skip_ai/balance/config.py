@@ -35,9 +35,12 @@ name = "ismcts-250"
 spec = "ismcts(iterations=250)"
 cap_games = 400            # optional, with [precision]: this rung's own caps
 
-[measures]                 # how the per-decision measures read the searches (defaults shown)
-decided_threshold = 0.8    # a game is decided once the winner's estimate stays above this
-meaningful_spread = 0.1    # a choice is meaningful when best − worst root value ≥ this
+[measures]                 # the per-decision measures' evaluator and thresholds (defaults shown)
+evaluator = "ismcts(iterations=400)"  # the one fixed evaluator, the same for every rung
+evaluated_games = 20       # self-play games per variant and rung it reads (0: none)
+decided_threshold = 0.8    # a game is decided once the winner's chance stays above this
+meaningful_spread = 0.1    # a choice is meaningful when best − second-best value ≥ this
+band = 0.1                 # the lead changes only when team 0's chance leaves ½ ± band/2
 settle_tolerance = 0.03    # team 0's score has settled when the top two rungs differ by less
 
 [objective]                # the designer's ranking of variants: weights of penalties (≥ 0)
@@ -78,6 +81,7 @@ from pathlib import Path
 from typing import Any
 
 from agents import agent_name
+from skip_ai.balance.evaluator import DEFAULT_EVALUATOR, check_evaluator
 from skip_ai.tournament.config import (
     Agent,
     ConfigError,
@@ -115,6 +119,9 @@ class Measures:
     decided_threshold: float = 0.8
     meaningful_spread: float = 0.1
     settle_tolerance: float = 0.03
+    band: float = 0.1  # no lead change while team 0's chance stays within ½ ± band/2
+    evaluated_games: int = 20  # per variant and rung, read by the evaluator (0: none)
+    evaluator: str = DEFAULT_EVALUATOR  # the one fixed evaluator of the per-decision measures
 
 
 @dataclass(frozen=True)
@@ -151,6 +158,8 @@ _RANGES = {
     "decided_threshold": (0.5, 1.0),
     "meaningful_spread": (0.0, 1.0),
     "settle_tolerance": (0.0, 0.5),
+    "band": (0.0, 0.5),
+    "evaluated_games": (0, 100_000),
     "fairness": (0.0, math.inf),
     "skill_depth": (0.0, math.inf),
     "length": (0.0, math.inf),
@@ -163,7 +172,7 @@ _RANGES = {
     "cap_games": (2, 10_000_000),
     "cap_seconds": (1.0, math.inf),
 }
-_INTEGERS = {"first", "cap_games"}
+_INTEGERS = {"first", "cap_games", "evaluated_games"}
 
 
 @dataclass(frozen=True)
@@ -259,7 +268,7 @@ def parse_balance_config(raw: dict[str, Any], source: str = "config") -> Balance
     agent_tables = _tables(raw, "agents", fail)
     ladders = _ladders(game_tables, agent_tables, fail)
     agents = _ladder_agents(agent_tables, games, ladders, fail)
-    measures = Measures(**_numbers(raw, "measures", Measures, fail))
+    measures = _measures(raw, fail)
     objective = Objective(**_numbers(raw, "objective", Objective, fail))
     if objective.length > 0 and objective.length_target <= 0:
         raise fail(
@@ -403,6 +412,22 @@ def _halving(raw: dict, agents: tuple[Agent, ...], deals: int, fail) -> Halving 
     if not isinstance(rung, str) or rung not in names:
         raise fail(f"[halving] rung {rung!r} is not a rung of the ladder ({', '.join(names)})")
     return Halving(rounds, names.index(rung))
+
+
+def _measures(raw: dict, fail) -> Measures:
+    """The ``[measures]`` table: its numbers, and the evaluator's spec (an ISMCTS)."""
+    table = raw.get("measures", {})
+    if not isinstance(table, dict):
+        raise fail(f"[measures] must be a table (got {table!r})")
+    table = dict(table)
+    spec = table.pop("evaluator", DEFAULT_EVALUATOR)
+    if not isinstance(spec, str):
+        raise fail(f"[measures] field 'evaluator' must be an agent spec string (got {spec!r})")
+    try:
+        check_evaluator(spec)
+    except ValueError as e:
+        raise fail(f"[measures] field 'evaluator': {e}") from None
+    return Measures(**_numbers({"measures": table}, "measures", Measures, fail), evaluator=spec)
 
 
 def _numbers(raw: dict, table: str, kind: type, fail) -> dict[str, float]:

@@ -143,20 +143,20 @@ def answer_table(config: BalanceConfig, t: dict) -> pd.DataFrame:
             seconds = value.loc[(r, "seconds")]
             if s.team_game:
                 x = a["rows"][0]
-                headline = f"{100 * x.value:.1f} [{100 * x.lo:.1f}, {100 * x.hi:.1f}]"
+                headline = f"team 0 {100 * x.value:.1f} [{100 * x.lo:.1f}, {100 * x.hi:.1f}]"
             else:
-                headline = ", ".join(f"{100 * x.value:.1f}" for x in a["rows"])
+                headline = "seats " + ", ".join(f"{100 * x.value:.1f}" for x in a["rows"])
             rows.append(
                 {
                     "variant": variant_name(game),
                     "rung": name,
-                    "team 0's score, %" if s.team_game else "seats' scores, %": headline,
+                    "headline, %": headline,
                     "advantage, points": f"{short_side(game, a['favoured'])} "
                     f"{100 * a['advantage']:+.1f} ± {100 * a['half']:.1f}",
                     "verdict": verdict(a, game, target, stop),
                     "deals": a["n"],
                     "games": a["games"],
-                    "CPU s": round(seconds.value * seconds.n),
+                    "CPU s": round(seconds.value * seconds.n, 1),
                     "s / game": round(seconds.value, 3),
                     "stopped": stop or "—",
                     "mirror ×": _efficiency(t, game, r),
@@ -274,11 +274,14 @@ def game_or_bot(config: BalanceConfig, t: dict, v: int) -> str:
         for r in range(1, len(names))
         if r in steps.index and steps.loc[r].verdict == "stronger"
     ]
-    strongest = shown[-1] if shown else names[0]
     return (
         f"{names[top]} is not shown stronger than {names[top - 1]} by the trace ({x.verdict}), "
-        f"so its answer is not confirmation by stronger play; the strongest rung the trace "
-        f"shows is {strongest}."
+        "so its answer is not confirmation by stronger play; "
+        + (
+            f"the highest rung the trace shows stronger than the one below it is {shown[-1]}."
+            if shown
+            else "no step of the trace shows a stronger rung."
+        )
     )
 
 

@@ -14,7 +14,15 @@ import pandas as pd
 from skip_ai.analysis.plots import save
 from skip_ai.balance import halving, sequential
 from skip_ai.balance.config import BalanceConfig
-from skip_ai.balance.findings import answer_table, findings, num, objective_text, who_played
+from skip_ai.balance.decisions import decision_table, decisions_sentence
+from skip_ai.balance.findings import (
+    answer_table,
+    findings,
+    num,
+    objective_text,
+    variant_name,
+    who_played,
+)
 from skip_ai.balance.metrics import (
     doublings,
     fairness_tests,
@@ -92,6 +100,11 @@ def study_tables(config: BalanceConfig) -> dict:
             }
         )
     summary = rank_variants(pd.DataFrame(rows)) if rows else pd.DataFrame()
+    decisions = decision_table(config, selfplay)
+    said = {
+        game: decisions_sentence(decisions, game, len(config.rungs(v)) - 1, config.names(v)[-1])
+        for v, game in enumerate(config.games)
+    }
     return {
         "selfplay": table,
         "trace": trace,
@@ -103,7 +116,8 @@ def study_tables(config: BalanceConfig) -> dict:
         "plans": sequential.plan(config, every) if seq else [],
         "progress": completeness(config, every),
         "rounds": halving.plan(config, every) if config.halving else [],
-        "decisions_text": {},
+        "decisions": decisions,
+        "decisions_text": said,
         "records": df,
     }
 
@@ -246,6 +260,7 @@ def write_balance_report(
             "",
         ]
     lines += halving_section(t["rounds"])
+    lines += decisions_section(config, t["decisions"])
     lines += [
         "## Self-play by rung",
         "",
@@ -269,6 +284,37 @@ def _write(path: Path, text: str) -> Path:
     part.write_text(text)
     part.replace(path)
     return path
+
+
+def decisions_section(config: BalanceConfig, table: pd.DataFrame) -> list[str]:
+    """The per-decision measures of every variant and rung side by side, by the evaluator."""
+    if table.empty:
+        return []
+    m = config.measures
+    cells = table.assign(
+        cell=[
+            num(r.value, r.lo, r.hi, 1 if r.measure == "lead_changes" else 2)
+            for r in table.itertuples()
+        ]
+    )
+    wide = cells.pivot_table(
+        index=["game", "rung", "agent"], columns="measure", values="cell", aggfunc="first"
+    ).reset_index()
+    wide["game"] = [variant_name(g) for g in wide.game]
+    return [
+        "## Per-decision measures (one fixed evaluator)",
+        "",
+        f"Every choice point of the first {m.evaluated_games} self-play games of each variant "
+        f"and rung, read by the same evaluator, `{m.evaluator}`, seeded per position — so the "
+        "numbers describe the game as that evaluator sees it, the same way for every rung "
+        f"(definitions: `skip_ai/balance/evaluator.py`; lead changes with a band of ±"
+        f"{m.band / 2:g} around ½; meaningful: the best move ahead of the second by "
+        f"{m.meaningful_spread:g} or more). Means over games with 95% intervals (betting "
+        "interval; lead changes: Student's t); a deal and its mirror count as two games.",
+        "",
+        wide.to_markdown(index=False),
+        "",
+    ]
 
 
 def halving_section(rounds: list[halving.Round]) -> list[str]:
