@@ -6,7 +6,7 @@ differences.
   or a score in [0, 1] (``skip-ai match``, the tournament report). An approximation: with
   scores that are mostly equal (draws, duplicate deals that cancel) it can cover well below
   its nominal 95% (see ``tests/test_stats_intervals.py``).
-- :func:`mean_interval`: the normal approximation, for unbounded means.
+- :func:`mean_interval`: Student's t, for unbounded means (margins, lengths).
 - :func:`betting_interval`, :func:`confidence_sequence`, :func:`confidence_sequence_path`: the
   betting intervals of Waudby-Smith & Ramdas (2024) for the mean of values bounded in a known
   range — valid for every such distribution at every sample size, not asymptotically; the
@@ -25,6 +25,7 @@ import math
 
 import numpy as np
 from numba import njit
+from scipy.stats import t as student_t
 
 Z95 = 1.959963984540054
 BETTING = "betting interval (Waudby-Smith & Ramdas)"
@@ -51,15 +52,21 @@ def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
 
 
 def mean_interval(
-    x: np.ndarray, z: float = Z95, bounds: tuple[float, float] = (-math.inf, math.inf)
+    x: np.ndarray, alpha: float = 0.05, bounds: tuple[float, float] = (-math.inf, math.inf)
 ) -> tuple[float, float, float]:
-    """Mean and normal-approximation 95% interval of a sample, clipped to ``bounds`` (the
-    range the quantity can take, e.g. a score in [0, 1])."""
+    """Mean and Student's t ``1 − alpha`` interval of a sample (n − 1 degrees of freedom),
+    clipped to ``bounds`` (the range the quantity can take, e.g. a count ≥ 0); infinitely wide
+    with one value."""
     x = np.asarray(x, dtype=float)
     if len(x) == 0:
         return math.nan, math.nan, math.nan
     m = float(x.mean())
-    half = z * float(x.std(ddof=1)) / math.sqrt(len(x)) if len(x) > 1 else math.inf
+    n = len(x)
+    half = (
+        float(student_t.ppf(1 - alpha / 2, n - 1)) * float(x.std(ddof=1)) / math.sqrt(n)
+        if n > 1
+        else math.inf
+    )
     return m, max(bounds[0], m - half), min(bounds[1], m + half)
 
 

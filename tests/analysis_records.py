@@ -59,6 +59,51 @@ def played_records(
     return rows
 
 
+def study_selfplay(game: str, winners: list[tuple[int, ...]], agent: str = "x") -> list[dict]:
+    """A balance study's self-play records of ``agent`` on every seat of ``game`` (rung 0 of
+    variant 0): per deal, the winner of each of its games (-1: nobody won) — one game
+    (``0/self/0/DEAL/0``), or two with the deal's mirror (``0/self/0/DEAL/m``)."""
+    g = load(game)
+    rows = []
+    for deal, deal_winners in enumerate(winners):
+        for k, won in enumerate(deal_winners):
+            returns = np.array(_returns(g, won))
+            rows.append(
+                record(
+                    match_id=f"0/self/0/{deal}/{'m' if k else 0}",
+                    game=str(g),
+                    game_name=g.spec.short_name,
+                    team_game=g.spec.team_game,
+                    deal=deal,
+                    seating=0,
+                    seed=deal,
+                    mirrored=bool(k),
+                    agent_a=agent,
+                    agent_b=agent,
+                    agents=[agent] * g.num_players(),
+                    returns=returns.tolist(),
+                    scores=[0.0] * (2 if g.spec.team_game else g.num_players()),
+                    score_a=float(score_a(returns[None, :], seatings(g)[0], g)[0]),
+                    winner=won,
+                    num_actions=20 + deal,
+                    num_moves=10 + deal,
+                    seconds=0.0,
+                )
+            )
+    return rows
+
+
+def _returns(game, won: int) -> list[float]:
+    """Returns where team (or seat) ``won`` won: +1 to the winners, -1 to the losing team, -½
+    to each losing seat (a game played each for themselves); all 0 when nobody won."""
+    n = game.num_players()
+    if won < 0:
+        return [0.0] * n
+    if game.spec.team_game:
+        return [1.0 if team == won else -1.0 for team in game.teams()]
+    return [1.0 if seat == won else -0.5 for seat in range(n)]
+
+
 def record(**fields) -> dict:
     """A record with defaults for the bookkeeping columns."""
     base = {

@@ -11,11 +11,13 @@ import matplotlib.image
 import numpy as np
 import pandas as pd
 import pytest
-from analysis_records import played_records, record, write_records
+from analysis_records import played_records, record, study_selfplay, write_records
 
 from skip_ai import analysis
+from skip_ai.analysis.balance import BOOTSTRAP, OVER_PAIRS, OVER_SEATS
+from skip_ai.balance.metrics import STUDENT, selfplay_table, split
 from skip_ai.cli import main
-from skip_ai.stats import score_interval
+from skip_ai.stats import BETTING, betting_interval, mean_interval, score_interval
 
 COLUMNS = "skip_columns(deck=52,players=4)"
 PYATKI = "skip_pyatki(deck=36,max_exchanges=200,places=False,players=3)"
@@ -66,23 +68,33 @@ def metric(table: pd.DataFrame, game: str, name: str) -> pd.Series:
     return table[(table.game == game) & (table.metric == name)].iloc[0]
 
 
+def ends(row: pd.Series) -> tuple[float, float, float]:
+    return row.value, row.lo, row.hi
+
+
 def test_team_balance_metrics_known_answers(hand_made):
+    """Per deal unit (deal 0, deal 1): team 0 won all and half of the games, x's duplicate
+    score is ½ and 1, the games last 15 and 35 actions (7.5 and 17.5 moves)."""
     table = analysis.balance_table(hand_made, n_boot=50)
     expected = {
-        "team0_win_rate": 0.75,
-        "draw_rate": 0.0,
-        "outcome_uniformity": 1 - 0.75,  # each team's utility: ±1, mean ½, variance ¾
-        "duration_actions": 25.0,
-        "duration_moves": 12.5,
-        "skill_gap": 0.5,
-    }  # x's duplicate score ¾
-    for name, value in expected.items():
+        "team0_win_rate": (betting_interval([1.0, 0.5]), BETTING),
+        "draw_rate": (betting_interval([0.0, 0.0]), BETTING),
+        "duration_actions": (mean_interval([15.0, 35.0]), STUDENT),
+        "duration_moves": (mean_interval([7.5, 17.5]), STUDENT),
+    }
+    for name, (interval, method) in expected.items():
         row = metric(table, COLUMNS, name)
-        assert row.value == pytest.approx(value), name
-        assert row.lo <= row.value + 1e-12 and row.value - 1e-12 <= row.hi, name
-    assert math.isnan(metric(table, COLUMNS, "seat_advantage").value)
-    assert math.isnan(metric(table, COLUMNS, "seat0_win_rate").value)
-    assert metric(table, COLUMNS, "team0_win_rate").lo < 0.75  # deals vary: an interval
+        assert ends(row) == pytest.approx(interval), name
+        assert row.method == method, name
+    # x's duplicate score ¾ in [0, 1]: a gap of ½, from 0 (the score may be ½) to 1
+    gap = metric(table, COLUMNS, "skill_gap")
+    assert ends(gap) == pytest.approx((0.5, 0.0, 1.0)) and gap.method == OVER_PAIRS
+    uniformity = metric(table, COLUMNS, "outcome_uniformity")
+    assert uniformity.value == pytest.approx(1 - 0.75)  # each team's utility ±1: variance ¾
+    assert uniformity.lo <= uniformity.value <= uniformity.hi and uniformity.method == BOOTSTRAP
+    for absent in ["seat_advantage", "seat0_win_rate"]:
+        row = metric(table, COLUMNS, absent)
+        assert math.isnan(row.value) and row.method == "", absent
 
 
 def test_individual_balance_metrics_known_answers():
@@ -113,11 +125,72 @@ def test_individual_balance_metrics_known_answers():
             )
         )
     table = analysis.balance_table(pd.DataFrame(rows), n_boot=20)
-    assert metric(table, PYATKI, "seat0_win_rate").value == pytest.approx(2 / 3)
+    # one deal unit; seat 0's interval simultaneous over the 3 seats, as the study's
+    seat0 = metric(table, PYATKI, "seat0_win_rate")
+    assert ends(seat0) == pytest.approx(betting_interval([2 / 3], alpha=0.05 / 3))
+    assert seat0.method == OVER_SEATS
     # mean utilities per seat ½, 0, -½
     assert metric(table, PYATKI, "seat_advantage").value == pytest.approx(0.5)
     assert math.isnan(metric(table, PYATKI, "team0_win_rate").value)
     assert metric(table, PYATKI, "skill_gap").value == pytest.approx(0.0)
+
+
+def test_advantage_and_gap_intervals_reach_zero_only_when_the_means_may_be_fair():
+    """Seat advantage and skill gap are absolute values of means: their intervals, from the
+    means' betting intervals, start at 0 while those hold fairness (a percentile bootstrap of
+    the absolute value would not) and leave 0 when the data show an advantage."""
+    # seat 0 wins 6 games of 12, seats 1 and 2 three each: utilities ¼, -⅛, -⅛
+    close = study_selfplay(PYATKI, [(0,), (1,), (2,), (0,)] * 3)
+    advantage = metric(
+        analysis.balance_table(pd.DataFrame(close), n_boot=0), PYATKI, "seat_advantage"
+    )
+    assert advantage.value == pytest.approx(3 / 16) and advantage.lo == 0.0
+    clear = study_selfplay(PYATKI, [(0,)] * 30)  # utilities 1, -½, -½
+    advantage = metric(
+        analysis.balance_table(pd.DataFrame(clear), n_boot=0), PYATKI, "seat_advantage"
+    )
+    assert advantage.value == pytest.approx(0.75) and advantage.lo > 0.25
+    # x beats y on 6 deals of 11 (both seatings), loses 5: a duplicate score of 6/11
+    close = [team_game(d, k, (k == 0) == (d % 2 == 0), 10) for d in range(11) for k in (0, 1)]
+    gap = metric(analysis.balance_table(pd.DataFrame(close), n_boot=0), COLUMNS, "skill_gap")
+    assert gap.value == pytest.approx(1 / 11) and gap.lo == 0.0
+    clear = [team_game(d, k, k == 0, 10) for d in range(30) for k in (0, 1)]
+    gap = metric(analysis.balance_table(pd.DataFrame(clear), n_boot=0), COLUMNS, "skill_gap")
+    assert gap.value == 1.0 and gap.lo > 0.5
+
+
+@pytest.mark.parametrize(
+    ("game", "winners", "rates"),
+    [
+        # mirrored deals; the last deal's mirror is missing: both leave that deal out
+        (
+            COLUMNS,
+            [(0, 1), (0, 0), (1, -1), (0, 1), (-1, -1), (0, 0), (1, 1), (0, 1), (0, -1), (0,)],
+            {"team0_win_rate": "team0_win_rate", "draw_rate": "draw_rate"},
+        ),
+        (
+            PYATKI,
+            [(0,), (1,), (0,), (2,), (-1,), (0,), (0,), (1,), (0,), (2,), (0,), (-1,)],
+            {"seat0_win_rate": "seat0_win_rate", "draw_rate": "undecided_rate"},
+        ),
+    ],
+)
+def test_the_report_prints_the_balance_studys_rates(game, winners, rates, tmp_path):
+    """The same self-play records read by ``skip-ai report`` and by the balance study: team 0's
+    (seat 0's) win rate and the draw rate, with their intervals, are the study's numbers."""
+    rows = study_selfplay(game, winners)
+    study = selfplay_table(split(pd.DataFrame(rows))[0]).set_index("measure")
+    table = analysis.balance_table(pd.DataFrame(rows))
+    for ours, theirs in rates.items():
+        assert ends(metric(table, game, ours)) == ends(study.loc[theirs]), ours
+    text = analysis.write_report(
+        write_records(rows, tmp_path), n_boot=10, structure_games=1
+    ).read_text()
+    section = text[text.index("## Self-play") :]
+    for theirs in rates.values():
+        value, lo, hi = ends(study.loc[theirs])
+        assert f"{value:.3f} [{lo:.3f}, {hi:.3f}]" in section, theirs
+    assert "skip_ai.balance.metrics.outcome_rates" in section and BETTING in section
 
 
 def test_pair_scores_are_duplicate_adjusted_with_the_one_score_interval(hand_made):
@@ -161,6 +234,7 @@ def test_report_writes_markdown_and_valid_pngs(played):
         assert heading in text
     assert COLUMNS in text and PYATKI in text
     assert "2 variants" in text and "no self-play games" in text  # no balance from cross-play
+    assert f"`duration_moves`: {STUDENT}; `skill_gap`: {OVER_PAIRS}" in text
     for pooled in ["first_team_advantage", "colour_advantage", "| balance"]:
         assert pooled not in text
     images = [
@@ -249,3 +323,5 @@ def test_report_measures_balance_on_self_play_only_per_agent(hand_made, tmp_path
     section = text[text.index("## Self-play") :]
     assert f"x self-play: {COLUMNS}" in section and "| 0.750 [" in section
     assert "y self-play" not in section
+    assert f"`team0_win_rate`, `draw_rate`: {BETTING}" in section
+    assert f"`outcome_uniformity`: {BOOTSTRAP}" in section

@@ -142,8 +142,8 @@ def balance_plot(table: pd.DataFrame) -> Figure:
         y = np.arange(len(games))
         for ax, metric in zip(axes, metrics):
             t = table[table.metric == metric].set_index("game").reindex(games)
-            # a percentile bootstrap interval may miss a biased estimate (a variance, an
-            # absolute value): the bar then stops at the estimate
+            # a percentile bootstrap interval (outcome uniformity's) may miss a biased
+            # estimate (a variance): the bar then stops at the estimate
             ax.errorbar(
                 t.value,
                 y,
@@ -162,5 +162,5 @@ def balance_plot(table: pd.DataFrame) -> Figure:
             ax.grid(axis="x", color="0.9")
         for ax in axes[len(metrics) :]:
             ax.set_visible(False)
-        fig.suptitle("By variant (95% bootstrap intervals over deals)")
+        fig.suptitle("By variant (95% intervals; each metric's method in the table)")
     return fig

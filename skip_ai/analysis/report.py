@@ -8,12 +8,19 @@ from pathlib import Path
 
 import pandas as pd
 
-from skip_ai.analysis.balance import CROSS_METRICS, SIDE_METRICS, balance_table, balance_wide
+from skip_ai.analysis.balance import (
+    CROSS_METRICS,
+    SIDE_METRICS,
+    balance_table,
+    balance_wide,
+    methods,
+)
 from skip_ai.analysis.frame import load_records
 from skip_ai.analysis.plots import balance_plot, length_plot, ratings_plot, save, winrate_heatmap
 from skip_ai.analysis.ratings import elo_ratings
 from skip_ai.analysis.structure import structure_table
 from skip_ai.analysis.winrate import pair_scores
+from skip_ai.balance.metrics import STUDENT
 
 
 def write_report(
@@ -43,9 +50,9 @@ def write_report(
         f"different agents), {variants} variant{'s' * (variants != 1)}, {agents} "
         f"agent{'s' * (agents != 1)}; code {', '.join(sorted(df.code_version.unique()))}.",
         "",
-        "Intervals are 95%: bootstrap over deals for ratings and the metrics by "
-        "variant, `skip_ai.stats.score_interval` (Wilson's over the effective number of "
-        "deals) for duplicate scores.",
+        "Intervals are 95%: a percentile bootstrap over deals for the ratings, "
+        "`skip_ai.stats.score_interval` (Wilson's over the effective number of deals) for "
+        "duplicate scores, and for the metrics by variant the method named under each table.",
         "",
     ]
     if not cross.empty:
@@ -83,6 +90,8 @@ def write_report(
             "",
             _table(balance_wide(skill).reset_index()),
             "",
+            f"Intervals: {methods(skill)}.",
+            "",
         ]
     lines += ["## Self-play: the game between equal players", ""]
     if selfplay.empty:
@@ -114,11 +123,16 @@ def write_report(
             "",
             _table(balance_wide(balance).reset_index()),
             "",
+            f"Intervals: {methods(balance)}. The win and draw rates and their intervals are "
+            "the balance study's (`skip_ai.balance.metrics.outcome_rates`, over the same deal "
+            "units): `skip-ai balance` prints the same numbers for the same games.",
+            "",
         ]
     structure = structure_table(sorted(df.game.unique()), structure_games, seed)
     lines += [
         f"Branching factor and decision moves, from {structure_games} random-play games "
-        "per variant (records keep no legal moves):",
+        "per variant (records keep no legal moves); intervals over the games by "
+        f"{STUDENT} (`skip_ai.stats.mean_interval`):",
         "",
         _table(structure.round(3)),
         "",

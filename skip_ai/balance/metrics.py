@@ -178,6 +178,30 @@ def _interval(x: np.ndarray, lo: float, hi: float, sequential: bool, alpha: floa
     return betting_interval(x, lo, hi, alpha)
 
 
+def outcome_rates(
+    g: pd.DataFrame, s: Sides, per_deal: int
+) -> list[tuple[str, float, float, float, int]]:
+    """The win and draw rates of one variant's self-play games ``g`` (sorted by ``deal``, the
+    unit), each a share of the games averaged per complete unit (``per_deal`` games), with its
+    betting interval: (measure, value, lo, hi, units). Team games: ``team0_win_rate``,
+    ``team1_win_rate``, ``draw_rate``; games played each for themselves: ``seatK_win_rate``
+    per seat (simultaneous over the seats, as their scores) and ``undecided_rate``. The
+    study's table and ``skip-ai report`` (:mod:`skip_ai.analysis.balance`) both read them
+    here, so the same records give the same rates."""
+    w = g.winner.to_numpy()
+    if s.team_game:
+        shares = [("team0_win_rate", w == 0, ALPHA), ("team1_win_rate", w == 1, ALPHA)]
+    else:
+        alpha = ALPHA / s.players  # simultaneous over the seats
+        shares = [(f"seat{k}_win_rate", w == k, alpha) for k in range(s.players)]
+    shares.append(("draw_rate" if s.team_game else "undecided_rate", w < 0, ALPHA))
+    rates = []
+    for measure, per_game, alpha in shares:
+        units = unit_means(g, per_game, per_deal)[:, 0]
+        rates.append((measure, *_interval(units, 0.0, 1.0, False, alpha), len(units)))
+    return rates
+
+
 def selfplay_table(selfplay: pd.DataFrame, sequential: bool = False) -> pd.DataFrame:
     """One row per (variant, rung, measure): ``value`` with its interval ``lo``–``hi`` over
     ``n`` units (``games`` games) and the interval's ``method``. ``sequential``: the headline
@@ -202,24 +226,19 @@ def selfplay_table(selfplay: pd.DataFrame, sequential: bool = False) -> pd.DataF
             units = unit_means(g, per_game, per_deal)[:, 0]
             add(measure, *mean_interval(units), len(units), STUDENT)
 
-        w = g.winner.to_numpy()
         scores = side_scores(g, s)
         if s.team_game:
             bounded("team0_score", scores[:, 0], seq=sequential)
-            bounded("team0_win_rate", w == 0)
-            bounded("team1_win_rate", w == 1)
-            bounded("draw_rate", w < 0)
-            if "scores" in g and g.scores.notna().all():
-                raw, share = margins(g)
-                unbounded("margin", raw)
-                bounded("margin_share", share, -1.0, 1.0)
         else:
             alpha = ALPHA / s.players  # simultaneous over the seats
             for k in range(s.players):
                 bounded(f"seat{k}_score", scores[:, k], alpha=alpha, seq=sequential)
-            for k in range(s.players):
-                bounded(f"seat{k}_win_rate", w == k, alpha=alpha)
-            bounded("undecided_rate", w < 0)
+        for measure, *interval in outcome_rates(g, s, per_deal):
+            add(measure, *interval, BETTING)
+        if s.team_game and "scores" in g and g.scores.notna().all():
+            raw, share = margins(g)
+            unbounded("margin", raw)
+            bounded("margin_share", share, -1.0, 1.0)
         unbounded("moves", g.num_moves.to_numpy(float))
         if "seconds" in g:
             add("seconds", float(g.seconds.mean()), math.nan, math.nan, len(g), "")
