@@ -110,7 +110,7 @@ def verdict(answer: dict, game: str, target: float | None, stop: str | None) -> 
     if answer["excludes"]:
         return f"leans to {short_side(game, answer['favoured'])} (not after Holm)"
     if target is not None and answer["half"] <= target + 1e-12:
-        return f"fair to ±{100 * target:.0f} points"
+        return f"no side advantaged (±{100 * answer['half']:.1f} points)"
     return "capped" if stop == "capped" else "unresolved"
 
 
@@ -298,24 +298,40 @@ def settle_text(game: str, names: list[str], verdict_: str, each: list[Settlemen
     )
 
 
+def answer_rung(config: BalanceConfig, t: dict, v: int, rungs: list[int]) -> int:
+    """The rung whose self-play answers the designer: the highest one that reached the
+    precision target (the sequential rule's *precise*), else the highest with a *clear*
+    verdict, else the top rung played."""
+    stops = {p.rung: p.stop for p in t["plans"] if p.variant == v}
+    for wanted in ("precise", "clear"):  # the target reached first; a clear verdict next
+        done = [r for r in rungs if stops.get(r) == wanted]
+        if done:
+            return done[-1]
+    return rungs[-1]
+
+
 def variant_findings(config: BalanceConfig, t: dict, v: int) -> str:
-    """The paragraph on one variant."""
+    """The paragraph on one variant: the answer at the highest rung that reached the
+    precision asked for, the top rung beside it, then the game-or-bot question, margins, the
+    mirror's efficiency, the settlement, the skill trace and the per-decision measures."""
     game, names = config.games[v], config.names(v)
     s = sides(game)
     value = t["selfplay"][t["selfplay"].game == game].set_index(["rung", "measure"])
     rungs = [r for r in range(len(names)) if (r, s.headline) in value.index]
     if not rungs:
         return ""
-    top = rungs[-1]
-    head = headline_sentence(config, t, v, top)
+    top, answer = rungs[-1], answer_rung(config, t, v, rungs)
+    head = headline_sentence(config, t, v, answer)
     parts = [f"**{variant_name(game)}**: {head[0].upper()}{head[1:]}"]
+    if answer != top:
+        parts.append("The top rung, to its cap: " + headline_sentence(config, t, v, top))
     parts.append(game_or_bot(config, t, v))
-    parts.append(margin_sentence(game, value, top, names[top]))
-    eff = t["efficiency"].get((game, top), math.nan)
+    parts.append(margin_sentence(game, value, answer, names[answer]))
+    eff = t["efficiency"].get((game, answer), math.nan)
     if math.isfinite(eff):
         parts.append(
             f"A deal played with its mirror was worth {eff:.2f} independent deals at "
-            f"{names[top]} (the variance of two independent games' mean over a pair's)."
+            f"{names[answer]} (the variance of two independent games' mean over a pair's)."
         )
     parts.append(settle_text(game, names, *t["settled"].get(game, ("", []))))
     parts.append(trace_sentence(t, game, names))
@@ -444,12 +460,11 @@ def who_played(config: BalanceConfig, df: pd.DataFrame) -> str:
         p = config.precision
         deals = (
             f"Self-play dealt sequentially per variant and rung until team 0's score (each "
-            f"seat's, each for themselves) is known to ±{100 * p.target:g} points or lies "
-            f"{100 * p.margin:g} points beyond fair, by the betting confidence sequence "
-            f"(Waudby-Smith & Ramdas 2023, anytime-valid), looking at {p.first} deals and "
-            f"then ×{p.growth:g}, capped at {p.cap_games} games"
-            + (f" or {p.cap_seconds:g} game-seconds" if math.isfinite(p.cap_seconds) else "")
-            + " a rung unless its agent says otherwise"
+            f"seat's, each for themselves) is known to ±{100 * p.target:g} points"
+            + clear_text(config)
+            + ", by the betting confidence sequence (Waudby-Smith & Ramdas 2023, anytime-"
+            f"valid), looking at {p.first} deals and then ×{p.growth:g}; caps per rung: "
+            + caps_text(config)
         )
     mirror = (
         "; each deal played with its mirror (the teams' hands swapped, colours too where the "
@@ -463,6 +478,27 @@ def who_played(config: BalanceConfig, df: pd.DataFrame) -> str:
         f"finished games; batch seed {config.seed}; code "
         f"{', '.join(sorted(df.code_version.unique()))}."
     )
+
+
+def clear_text(config: BalanceConfig) -> str:
+    """Which rungs also stop once clear of fair, and by how much (a margin of 0.5: never)."""
+    margins: dict[float, list[str]] = {}
+    for agent, (_, _, margin) in zip(config.agents, config.caps):
+        if margin < 0.5:
+            margins.setdefault(margin, []).append(agent.name)
+    return "".join(
+        f" ({', '.join(names)}: or once it lies {100 * m:g} points beyond fair)"
+        for m, names in margins.items()
+    )
+
+
+def caps_text(config: BalanceConfig) -> str:
+    """Each agent's cap in games (and game-seconds), grouped."""
+    caps: dict[str, list[str]] = {}
+    for agent, (games, seconds, _) in zip(config.agents, config.caps):
+        cap = f"{games} games" + (f" or {seconds:g} game-seconds" if math.isfinite(seconds) else "")
+        caps.setdefault(cap, []).append(agent.name)
+    return "; ".join(f"{', '.join(names)} {cap}" for cap, names in caps.items())
 
 
 def objective_text(config: BalanceConfig) -> str:

@@ -135,9 +135,12 @@ DEFINITIONS = """\
   intervals are simultaneous over the seats (Bonferroni); **undecided_rate** beside them.
 - **verdict**: *favours X* when X's headline interval lies above fair after Holm's correction
   over every rung and variant of the study; *leans to X (not after Holm)* when the interval
-  alone excludes fair; *fair to ±t points* when the interval holds fair and its half-width is
-  at most the precision target; *capped* when the rung's cap stopped it first (the sentence
-  says what the target would cost); *unresolved* otherwise (a study of fixed deal counts).
+  alone excludes fair; *no side advantaged (±h points)* when the interval holds fair and its
+  half-width h is at most the precision target (the advantage is then at most about 2h);
+  *capped* when the rung's cap stopped it first (the sentence says what the target would
+  cost); *unresolved* otherwise (a study of fixed deal counts). Each variant's paragraph
+  answers at the highest rung that reached the target (or a clear verdict), and gives the
+  top rung beside it when that one was capped.
 - **The sequential rule** (`[precision]`): a rung deals in looks of growing size and stops
   at the first look whose confidence sequence is narrow enough (*precise*), lies the margin
   beyond fair (*clear*), or at its cap (*capped*). A confidence sequence holds at every look
