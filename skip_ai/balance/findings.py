@@ -59,8 +59,8 @@ def side_text(game: str, team: int) -> str:
     s = sides(game)
     first = ", moves first" if team == 0 else ""
     seats = s.team_seats(team)
-    where = f"team {team}, seat{'s' if ',' in seats else ''} {seats}{first}"
-    return f"{s.names[team]} ({where})" if s.colours else where
+    where = f"seat{'s' if ',' in seats else ''} {seats}{first}"
+    return f"{s.names[team]} (team {team}, {where})" if s.colours else f"team {team} ({where})"
 
 
 def short_side(game: str, side: int) -> str:

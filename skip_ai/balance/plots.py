@@ -93,7 +93,8 @@ def trace_plot(trace: pd.DataFrame, order: list[str]) -> Figure:
 
 
 def variant_plot(summary: pd.DataFrame) -> Figure:
-    """Every variant's headline at the top rung with its interval, and the fair value."""
+    """Every variant's headline at its answering rung (the highest that reached the target)
+    with its interval, and the fair value."""
     with matplotlib.rc_context(STYLE):
         fig = Figure(figsize=(6.4, 0.9 + 0.55 * len(summary)), layout="constrained")
         ax = fig.subplots()
@@ -112,5 +113,5 @@ def variant_plot(summary: pd.DataFrame) -> Figure:
         )
         ax.set_xlim(-0.03, 1.03)
         ax.set_xlabel("team 0's score (each for themselves: seat 0's score); grey: fair")
-        ax.set_title(f"Variants at their top rungs ({games_text(summary.games)})")
+        ax.set_title(f"Variants at their answering rungs ({games_text(summary.games)})")
     return fig

@@ -16,6 +16,7 @@ from skip_ai.balance import halving, sequential
 from skip_ai.balance.config import BalanceConfig
 from skip_ai.balance.decisions import decision_table, decisions_sentence
 from skip_ai.balance.findings import (
+    answer_rung,
     answer_table,
     findings,
     num,
@@ -42,7 +43,8 @@ from skip_ai.balance.variants import compare_to_default, penalty_interval, rank_
 def study_tables(config: BalanceConfig) -> dict:
     """The study's measures: ``selfplay`` (long), ``trace``, ``fairness`` (every rung's test
     of fair, Holm over the study), ``efficiency`` (the mirror's, per variant and rung),
-    ``summary`` (one row per variant at its top rung, ranked), ``tests`` (each variant against
+    ``summary`` (one row per variant at its answering rung — the highest that reached the
+    target: :func:`~skip_ai.balance.findings.answer_rung` — ranked), ``tests`` (each variant against
     the default), ``settled`` (per variant, the verdict and the settlement of each side),
     ``plans`` (the sequential rule's, if any), ``progress``, ``rounds`` (successive
     halving's, if any), ``decisions_text`` and ``records`` (the finished games)."""
@@ -52,6 +54,7 @@ def study_tables(config: BalanceConfig) -> dict:
         raise ValueError(f"no finished games in {config.out / 'records'} yet: nothing to report")
     selfplay, steps = split(df)
     seq = config.precision is not None
+    plans = sequential.plan(config, every) if seq else []
     table = selfplay_table(selfplay, sequential=seq)
     trace = trace_table(steps)
     specs = {a.name: a.spec for a in config.agents}
@@ -67,11 +70,13 @@ def study_tables(config: BalanceConfig) -> dict:
     for v, game in enumerate(config.games):
         s = sides(game)
         top = len(config.rungs(v)) - 1
-        at_top = table[(table.game == game) & (table.rung == top)].set_index("measure")
-        if s.headline not in at_top.index:
+        played = sorted(set(table.rung[(table.game == game) & (table.measure == s.headline)]))
+        if top not in played:
             continue
         if top >= 1:
             settled[game] = settlements(selfplay, game, top + 1, config.measures.settle_tolerance)
+        answer = answer_rung(config, {"plans": plans}, v, played)
+        at_top = table[(table.game == game) & (table.rung == answer)].set_index("measure")
         h = at_top.loc[s.headline]
         depth = skill_depth(trace, game)
         value, lo, hi = penalty_interval(
@@ -85,7 +90,7 @@ def study_tables(config: BalanceConfig) -> dict:
         rows.append(
             {
                 "game": game,
-                "rung": config.names(v)[top],
+                "rung": config.names(v)[answer],
                 "headline": h.value,
                 "lo": h.lo,
                 "hi": h.hi,
@@ -113,7 +118,7 @@ def study_tables(config: BalanceConfig) -> dict:
         "summary": summary,
         "tests": compare_to_default(selfplay, config),
         "settled": settled,
-        "plans": sequential.plan(config, every) if seq else [],
+        "plans": plans,
         "progress": completeness(config, every),
         "rounds": halving.plan(config, every) if config.halving else [],
         "decisions": decisions,
@@ -245,7 +250,7 @@ def write_balance_report(
     ]
     if len(t["summary"]) > 1:
         lines += [
-            "## Variants (self-play at each variant's top rung)",
+            "## Variants (self-play at each variant's answering rung)",
             "",
             f"Objective: {objective_text(config)}.",
             "",
