@@ -227,17 +227,20 @@ class BalanceConfig:
             identity["halving"] = {"rounds": self.halving.rounds, "rung": self.halving.rung}
         # the fields below are absent at their defaults, so studies begun before them resume
         if self.precision is not None:
-            # JSON has no infinity: an absent cap on seconds is null
-            finite = lambda x: x if math.isfinite(x) else None  # noqa: E731
             identity["precision"] = {
-                k: finite(v) for k, v in dataclasses.asdict(self.precision).items()
+                k: _finite(v) for k, v in dataclasses.asdict(self.precision).items()
             }
-            identity["caps"] = [[g, finite(s), m] for g, s, m in self.caps]
+            identity["caps"] = [[g, _finite(s), m] for g, s, m in self.caps]
         if self.mirror:
             identity["mirror"] = True
         if self.ladders:
             identity["ladders"] = [list(x) for x in self.ladders]
         return identity
+
+
+def _finite(x: float) -> float | None:
+    """``x``, or None for an absent (infinite) cap: JSON has no infinity."""
+    return x if math.isfinite(x) else None
 
 
 def load_balance_config(path: str | Path) -> BalanceConfig:

@@ -137,12 +137,11 @@ def _penalty_interval(
     at = table[table.game == game].set_index("measure")
     if s.headline not in at.index:
         return {"penalty": math.nan, "lo": math.nan, "hi": math.nan}
-    triple = lambda m: tuple(at.loc[m, ["value", "lo", "hi"]])  # noqa: E731
     value, lo, hi = penalty_interval(
         config.objective,
         s.fair,
-        triple(s.headline),
-        triple("moves"),
+        tuple(at.loc[s.headline, ["value", "lo", "hi"]]),
+        tuple(at.loc["moves", ["value", "lo", "hi"]]),
         (0.0, 0.0, 0.0),
         skill_depth(trace, game),
     )

@@ -12,8 +12,11 @@ searching rungs.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable, Iterator
 from importlib import resources
 from pathlib import Path
+
+import pandas as pd
 
 from skip_ai.balance import halving, sequential
 from skip_ai.balance.config import BalanceConfig, load_balance_config
@@ -22,6 +25,7 @@ from skip_ai.balance.ladder import study_schedule, study_size
 from skip_ai.balance.progress import recorded
 from skip_ai.balance.report import study_tables, write_balance_report
 from skip_ai.tournament.runner import BatchSummary, run_batch
+from skip_ai.tournament.schedule import ScheduledGame
 
 QUICK = "quick.toml"
 """The embedded default study (``skip-ai balance`` without a config)."""
@@ -61,32 +65,56 @@ def run_study(
 def _run_sequential(
     config: BalanceConfig, workers: int | None, backend: str, address: str | None, progress: bool
 ) -> BatchSummary:
-    """Play look after look (:mod:`skip_ai.balance.sequential`), each planned from the
-    records of those before, until every rung has stopped: a resumed study replays the same
-    decisions."""
+    """Play look after look (:mod:`skip_ai.balance.sequential`) until every rung has
+    stopped."""
+
+    def stage(records: pd.DataFrame) -> Stage:
+        plans = sequential.plan(config, records)
+        return (
+            lambda: sequential.schedule(config, plans),
+            sequential.size(config, plans),
+            sequential.done(plans),
+        )
+
+    return _run_in_stages(config, stage, workers, backend, address, progress)
+
+
+def _run_halving(
+    config: BalanceConfig, workers: int | None, backend: str, address: str | None, progress: bool
+) -> BatchSummary:
+    """Play the rounds of successive halving (:func:`skip_ai.balance.halving.plan`)."""
+
+    def stage(records: pd.DataFrame) -> Stage:
+        rounds = halving.plan(config, records)
+        return (
+            lambda: halving.schedule(config, rounds),
+            halving.size(config, rounds),
+            rounds[-1].number == config.halving.rounds,
+        )
+
+    return _run_in_stages(config, stage, workers, backend, address, progress)
+
+
+Stage = tuple[Callable[[], Iterator[ScheduledGame]], int, bool]
+"""A stage of a study: its games (all those planned so far), how many, whether it is the last."""
+
+
+def _run_in_stages(
+    config: BalanceConfig,
+    stage: Callable[[pd.DataFrame], Stage],
+    workers: int | None,
+    backend: str,
+    address: str | None,
+    progress: bool,
+) -> BatchSummary:
+    """Play stage after stage, each planned by ``stage`` from the records of those before
+    (so a resumed or parallel study replays the same decisions), until the last."""
     runs = []
     while True:
-        plans = sequential.plan(config, recorded(config.out))
-        if runs and sequential.done(plans):
+        games, size, last = stage(recorded(config.out))
+        runs.append(run_batch(config, games, size, workers, backend, progress, address))
+        if last:
             break
-        runs.append(
-            run_batch(
-                config,
-                lambda plans=plans: sequential.schedule(config, plans),
-                sequential.size(config, plans),
-                workers,
-                backend,
-                progress,
-                address,
-            )
-        )
-        if sequential.done(plans):
-            break
-    return _joined(runs)
-
-
-def _joined(runs: list[BatchSummary]) -> BatchSummary:
-    """The summary of several batches of one study, run one after the other."""
     return dataclasses.replace(
         runs[-1],
         before=runs[0].before,
@@ -94,30 +122,6 @@ def _joined(runs: list[BatchSummary]) -> BatchSummary:
         failed=sum(r.failed for r in runs),
         seconds=sum(r.seconds for r in runs),
     )
-
-
-def _run_halving(
-    config: BalanceConfig, workers: int | None, backend: str, address: str | None, progress: bool
-) -> BatchSummary:
-    """Play the rounds one after the other, each decided by the records of those before
-    (:func:`skip_ai.balance.halving.plan`): a resumed study replays the same decisions."""
-    runs = []
-    while True:
-        rounds = halving.plan(config, recorded(config.out))
-        runs.append(
-            run_batch(
-                config,
-                lambda rounds=rounds: halving.schedule(config, rounds),
-                halving.size(config, rounds),
-                workers,
-                backend,
-                progress,
-                address,
-            )
-        )
-        if rounds[-1].number == config.halving.rounds:
-            break
-    return _joined(runs)
 
 
 def findings_text(config: BalanceConfig, tables: dict | None = None) -> str:
