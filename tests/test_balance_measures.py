@@ -10,7 +10,7 @@ import pytest
 
 from skip_ai.balance import sequential
 from skip_ai.balance.config import Precision, parse_balance_config
-from skip_ai.balance.findings import answer_table, rung_answer, variant_name, verdict
+from skip_ai.balance.findings import answer_table, game_or_bot, rung_answer, variant_name, verdict
 from skip_ai.balance.metrics import (
     SEQUENCE,
     doublings,
@@ -348,3 +348,27 @@ def test_the_traces_interval_covers_duplicate_scores_with_rare_disagreement():
         row = trace_table(steps).iloc[0]
         covered += row.lo <= truth <= row.hi
     assert covered / runs >= 0.94
+
+
+def test_game_or_bot_counts_a_rung_as_stronger_only_where_the_trace_shows_it():
+    cfg = parse_balance_config(
+        {
+            "name": "s",
+            "deals": 40,
+            "games": [{"game": TEAM4}],
+            "agents": [{"name": "a0", "spec": "random"}, {"name": "a1", "spec": "heuristic"}],
+        }
+    )
+    black = pd.concat([selfplay([1] * 40, rung=0), selfplay([1] * 40, rung=1)], ignore_index=True)
+    t = _tables(black, TEAM4)
+
+    def said(verdict: str) -> str:
+        t["trace"] = pd.DataFrame({"game": [TEAM4], "step": [1], "verdict": [verdict]})
+        return game_or_bot(cfg, t, 0)
+
+    assert said("stronger").endswith("favours the same side: stronger play confirms it.")
+    assert said("not told apart").startswith("a1 is not shown stronger than a0 by the trace")
+    assert "no step of the trace shows a stronger rung" in said("weaker")
+    fair = pd.concat([selfplay([0, 1] * 20, rung=0), selfplay([0, 1] * 20, rung=1)])
+    t = _tables(fair.reset_index(drop=True), TEAM4)
+    assert said("stronger").endswith("neither shows a side advantaged.")

@@ -263,12 +263,12 @@ def game_or_bot(config: BalanceConfig, t: dict, v: int) -> str:
         value = t["selfplay"][t["selfplay"].game == game].set_index(["rung", "measure"])
         now = rung_answer(game, value, top, t["fairness"])["advantaged"]
         before = rung_answer(game, value, top - 1, t["fairness"])["advantaged"]
-        same = "the same side" if now == before and now else "a different answer"
-        return (
-            f"{names[top]} is shown stronger than {names[top - 1]} by the trace, and gives "
-            f"{same} at the top: "
-            + ("stronger play confirms it." if now == before and now else "read the top rung.")
-        )
+        shown = f"{names[top]} is shown stronger than {names[top - 1]} by the trace"
+        if now != before:
+            return f"{shown}, and gives a different answer: read the top rung."
+        if now:
+            return f"{shown}, and favours the same side: stronger play confirms it."
+        return f"{shown}, and neither shows a side advantaged."
     shown = [
         names[r]
         for r in range(1, len(names))
