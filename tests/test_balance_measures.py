@@ -71,7 +71,7 @@ def test_selfplay_table_reads_units_and_names_its_methods():
     seq = selfplay_table(g, sequential=True).set_index("measure").loc["team0_score"]
     assert seq.method == SEQUENCE
     assert (seq.lo, seq.hi) == pytest.approx(confidence_sequence([0.5, 0.0, 0.5, 0.0])[1:])
-    assert t.loc["margin"].value == 1.0 and t.loc["margin"].method == "Student's t"
+    assert t.loc["margin"].value == 1.0 and t.loc["margin"].method == "mean (no interval)"
     assert t.loc["seconds"].value == 0.5
 
 

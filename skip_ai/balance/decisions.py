@@ -23,12 +23,13 @@ import pandas as pd
 
 from skip_ai.balance.config import BalanceConfig
 from skip_ai.balance.evaluator import evaluate, game_measures
-from skip_ai.stats import BETTING, betting_interval, mean_interval
+from skip_ai.stats import BETTING, betting_interval
 
 CACHE = "evaluations.parquet"
 MEASURES = {
     "meaningful_choice_rate": (0.0, 1.0),
-    "lead_changes": None,
+    "lead_change_rate": (0.0, 1.0),
+    "lead_changes": None,  # the mean count a game: descriptive, no interval
     "decided_at": (0.0, 1.0),
     "comeback": (0.0, 1.0),
     "drama": (0.0, 0.71),  # √(½ − p) ≤ √½ ≈ 0.7071 (a mean of them may round past it)
@@ -88,6 +89,7 @@ def decision_table(
     per_game = game_measures(
         readings, selfplay, m.band, m.decided_threshold, m.meaningful_spread
     ).merge(selfplay[["match_id", "rung"]], on="match_id")
+    per_game["lead_change_rate"] = per_game.lead_changes / (per_game.choices - 1).clip(lower=1)
     rows = []
     for (game, rung), g in per_game.groupby(["game", "rung"], sort=True):
         for measure, bounds in MEASURES.items():
@@ -95,8 +97,7 @@ def decision_table(
             if len(x) < 2:
                 continue
             if bounds is None:
-                value, lo, hi = mean_interval(x, bounds=(0.0, math.inf))
-                method = "Student's t"
+                value, lo, hi, method = float(x.mean()), math.nan, math.nan, "mean (no interval)"
             else:
                 value, lo, hi = betting_interval(x, *bounds)
                 method = BETTING
@@ -114,17 +115,15 @@ def decisions_sentence(table: pd.DataFrame, game: str, rung: int, name: str) -> 
     bits = []
     for measure, text in (
         ("meaningful_choice_rate", "{} of the choices are meaningful"),
-        ("lead_changes", "the lead changes {} times a game"),
+        ("lead_change_rate", "the lead changes at {} of the choice points"),
         ("comeback", "the winner was behind in {} of the games"),
         ("decided_at", "a game is decided after {} of its choices"),
     ):
         if measure in t.index:
             x = t.loc[measure]
-            cell = (
-                f"{x.value:.1f} [{x.lo:.1f}, {x.hi:.1f}]"
-                if measure == "lead_changes"
-                else f"{100 * x.value:.0f}% [{100 * x.lo:.0f}, {100 * x.hi:.0f}]"
-            )
+            cell = f"{100 * x.value:.0f}% [{100 * x.lo:.0f}, {100 * x.hi:.0f}]"
+            if measure == "lead_change_rate" and "lead_changes" in t.index:
+                cell += f" (about {t.loc['lead_changes'].value:.1f} times a game)"
             bits.append(text.format(cell))
     n = int(t.n.max())
     return (

@@ -225,9 +225,9 @@ def margin_sentence(game: str, value: pd.DataFrame, r: int, name: str) -> str:
         return ""
     m, share = value.loc[(r, "margin")], value.loc[(r, "margin_share")]
     return (
-        f"Team 0's margin between equal {name} players: {num(m.value, m.lo, m.hi)} of the "
-        f"game's points a game ({m.method}), {num(share.value, share.lo, share.hi)} of the "
-        "points both teams scored."
+        f"Team 0's margin between equal {name} players: {num(share.value, share.lo, share.hi)} "
+        f"of the points both teams scored ({share.method}), {m.value:+.2f} of the game's own "
+        "points a game on average."
     )
 
 

@@ -20,8 +20,10 @@ Per self-play rung:
   only); ``seatK_win_rate`` and ``undecided_rate`` beside them. Their intervals are
   simultaneous over the seats (each at 1 − 0.05/seats, Bonferroni).
 - ``margin`` (team games): team 0's score minus team 1's in the game's own points
-  (``state.scores()``: cards, piles, points); ``margin_share``: the same over the points the
-  two teams scored together, ``(s0 − s1) / (|s0| + |s1|)`` in [−1, 1], so games compare.
+  (``state.scores()``: cards, piles, points), a mean without an interval (descriptive: a
+  Student's t interval covered 92–94% for skewed margins); ``margin_share``: the same over the
+  points the two teams scored together, ``(s0 − s1) / (|s0| + |s1|)`` in [−1, 1], so games
+  compare — the second headline, with its betting interval.
 - ``moves``: the players' decisions per game; ``seconds``: the mean game's wall time in its
   worker (the rung's cost per game; no interval).
 
@@ -35,7 +37,7 @@ the number of steps whose higher rung is shown stronger.
 Intervals (:mod:`skip_ai.stats`): the headline by the betting confidence sequence when the
 study deals sequentially (``[precision]``: valid at every look), else by the betting interval
 (Waudby-Smith & Ramdas 2023); every other rate and bounded mean by the betting interval;
-``margin`` and ``moves`` (unbounded means) by Student's t; paired comparisons between rungs
+``moves`` (an unbounded mean of many decisions) by Student's t; paired comparisons between rungs
 and variants by :func:`skip_ai.stats.paired_interval` (the betting interval of the per-deal
 differences), with p-values read from the same bettors' capital
 (:func:`skip_ai.stats.betting_p_value`).
@@ -168,6 +170,7 @@ def per_deal_of(g: pd.DataFrame) -> int:
 COLUMNS = ["game", "rung", "agent", "measure", "value", "lo", "hi", "n", "games", "method"]
 SEQUENCE = "betting confidence sequence (Waudby-Smith & Ramdas)"
 STUDENT = "Student's t"
+DESCRIPTIVE = "mean (no interval)"
 
 
 def _interval(x: np.ndarray, lo: float, hi: float, sequential: bool, alpha: float = ALPHA):
@@ -237,7 +240,10 @@ def selfplay_table(selfplay: pd.DataFrame, sequential: bool = False) -> pd.DataF
             add(measure, *interval, BETTING)
         if s.team_game and "scores" in g and g.scores.notna().all():
             raw, share = margins(g)
-            unbounded("margin", raw)
+            # the margin in points is descriptive: its t interval covered 92–94% for skewed
+            # margins (the share, bounded, carries the interval)
+            units = unit_means(g, raw, per_deal)[:, 0]
+            add("margin", float(units.mean()), math.nan, math.nan, len(units), DESCRIPTIVE)
             bounded("margin_share", share, -1.0, 1.0)
         unbounded("moves", g.num_moves.to_numpy(float))
         if "seconds" in g:

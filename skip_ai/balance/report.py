@@ -150,9 +150,10 @@ DEFINITIONS = """\
   at the first look whose confidence sequence is narrow enough (*precise*), lies the margin
   beyond fair (*clear*), or at its cap (*capped*). A confidence sequence holds at every look
   at once, so peeking does not inflate the error (Waudby-Smith & Ramdas 2023).
-- **margin**: team 0's score minus team 1's in the game's own points (`state.scores()`:
-  cards, piles, points), Student's t over units; **margin_share**: the same over the points
-  both teams scored, in [−1, 1], so games compare.
+- **margin_share**: team 0's score minus team 1's over the points both teams scored (from
+  `state.scores()`: cards, piles, points), in [−1, 1], so games compare — the second headline,
+  with its betting interval; **margin**: the same in the game's own points, a mean given
+  without an interval (a t interval undercovers skewed margins).
 - **Skill trace**: rung *k+1* against rung *k* on duplicate deals (each deal played with the
   teams swapped, or the seats rotated); **stronger_score**: the higher rung's mean score per
   deal (1 = wins every game), **stronger_margin**: its mean margin share; each with a 97.5%
@@ -170,7 +171,7 @@ DEFINITIONS = """\
 - **Intervals** (95%, `skip_ai.stats`): the headline by the betting confidence sequence under
   the sequential rule, else the betting interval (Waudby-Smith & Ramdas 2023, valid for any
   bounded outcome, including a rung where every game ends alike); other rates and shares by
-  the betting interval; margins and moves by Student's t; paired differences between rungs and
+  the betting interval; moves by Student's t; paired differences between rungs and
   variants by Tango's score interval for paired wins and losses, else the betting interval of
   the per-deal differences. A test simulates each with known truth (≥ 94% coverage).
 """
@@ -182,6 +183,8 @@ def wide(table: pd.DataFrame) -> pd.DataFrame:
     def cell(r) -> str:
         if r.measure == "seconds":
             return f"{r.value:.3f}"
+        if r.measure == "margin":
+            return f"{r.value:+.2f}"
         digits = 1 if r.measure in ("moves", "margin") else 3
         return num(r.value, r.lo, r.hi, digits)
 
@@ -301,7 +304,7 @@ def decisions_section(config: BalanceConfig, table: pd.DataFrame) -> list[str]:
     m = config.measures
     cells = table.assign(
         cell=[
-            num(r.value, r.lo, r.hi, 1 if r.measure == "lead_changes" else 2)
+            f"{r.value:.1f}" if r.measure == "lead_changes" else num(r.value, r.lo, r.hi, 2)
             for r in table.itertuples()
         ]
     )
@@ -317,8 +320,9 @@ def decisions_section(config: BalanceConfig, table: pd.DataFrame) -> list[str]:
         "numbers describe the game as that evaluator sees it, the same way for every rung "
         f"(definitions: `skip_ai/balance/evaluator.py`; lead changes with a band of ±"
         f"{m.band / 2:g} around ½; meaningful: the best move ahead of the second by "
-        f"{m.meaningful_spread:g} or more). Means over games with 95% intervals (betting "
-        "interval; lead changes: Student's t); a deal and its mirror count as two games.",
+        f"{m.meaningful_spread:g} or more; lead changes: the count a game, and as the share of "
+        "the choice points after the first). Means over games with 95% betting intervals (the "
+        "count without one); a deal and its mirror count as two games.",
         "",
         wide.to_markdown(index=False),
         "",
