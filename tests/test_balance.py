@@ -299,12 +299,13 @@ def _records(out: Path) -> pd.DataFrame:
 
 
 def _timeless(out: Path) -> tuple[pd.DataFrame, pd.DataFrame, str]:
-    """A report's answers, self-play table and findings with every time left out (CPU
-    seconds are the one thing two runs of the same games differ in)."""
+    """A report's answers, self-play table and findings (its paragraphs per variant) with every
+    time left out (CPU seconds are the one thing two runs of the same games differ in)."""
     answers = pd.read_csv(out / "answers.csv").drop(columns=["CPU s", "s / game"])
     table = pd.read_csv(out / "selfplay.csv")
-    text = (out / "report.md").read_text().split("## Skill trace")[0]
-    return answers, table[table.measure != "seconds"], re.sub(r"[\d.]+ CPU s", "", text)
+    findings = [line for line in (out / "report.md").read_text().splitlines() if line[:2] == "**"]
+    text = re.sub(r"[\d.]+ (more )?CPU s", "", "\n".join(findings))
+    return answers, table[table.measure != "seconds"], text
 
 
 @pytest.mark.slow

@@ -248,7 +248,10 @@ def write_balance_report(
         "",
         figure(trace_plot(t["trace"], list(config.games)), "trace"),
         "",
-        t["trace"].round(3).to_markdown(index=False),
+        t["trace"]
+        .assign(game=[variant_name(g) for g in t["trace"].game])
+        .round(3)
+        .to_markdown(index=False),
         "",
     ]
     if len(t["summary"]) > 1:
