@@ -121,10 +121,10 @@ def decisions_sentence(table: pd.DataFrame, game: str, rung: int, name: str) -> 
     ):
         if measure in t.index:
             x = t.loc[measure]
-            cell = f"{100 * x.value:.0f}% [{100 * x.lo:.0f}, {100 * x.hi:.0f}]"
+            said = text.format(f"{100 * x.value:.0f}% [{100 * x.lo:.0f}, {100 * x.hi:.0f}]")
             if measure == "lead_change_rate" and "lead_changes" in t.index:
-                cell += f" (about {t.loc['lead_changes'].value:.1f} times a game)"
-            bits.append(text.format(cell))
+                said += f" (about {t.loc['lead_changes'].value:.1f} times a game)"
+            bits.append(said)
     n = int(t.n.max())
     return (
         f"Read by the fixed evaluator `{t.evaluator.iloc[0]}` on {n} games between equal {name} "
