@@ -79,8 +79,8 @@ def play_seating(
     and moves, the same over its moves with a choice (more than one legal action), and per
     decision the mover and its search's estimates
     (:func:`search_estimates`). With ``mirror``, the game starts from the mirror of the deal
-    (:mod:`skip_ai.mirror`), with the same bots and seeds; a ``ValueError`` for a game with
-    no mirror."""
+    (:mod:`skip_ai.mirror`), its bots seeded apart from the plain deal's; a ``ValueError`` for
+    a game with no mirror."""
     rng = make_rng(deal_seed)
     state = mirrored_state(game, rng) if mirror else game.new_initial_state()
     k = 2 * int(np.flatnonzero(a_seats)[0])  # bots' seeds differ by seating

@@ -33,8 +33,7 @@ import numpy as np
 import pyspiel
 
 from skip_ai.kernel.rng import below, make_rng
-from skip_ai.kernel.state import LOC
-from skip_ai.pyspiel_wrapper import KernelGame, KernelState
+from skip_ai.pyspiel_wrapper import IllegalActionError, KernelGame, KernelState
 
 Key = tuple[int, int]
 """A deal node's key: (the bitmask of the seats that saw its card, where the card went: a seat
@@ -78,7 +77,7 @@ def no_mirror_reason(game: KernelGame) -> str | None:
     """Why the variant ``game`` has no mirror, or None when it has one."""
     if game.spec.mirror is None:
         return game.spec.no_mirror
-    keys = _keys(game, deal(game.new_initial_state(), make_rng(0)))
+    keys = _replay(game, deal(game.new_initial_state(), make_rng(0)))[1]
     return _unalike(keys, seat_map(game))
 
 
@@ -105,8 +104,7 @@ def _check_declared(game: KernelGame) -> None:
 def _mirrored(game: KernelGame, actions: Sequence[int]) -> KernelState:
     """A new state dealt with the mirror of the deal ``actions``."""
     _check_declared(game)
-    spec = game.spec
-    keys = _keys(game, actions)
+    keys = _replay(game, actions)[1]
     pi = seat_map(game)
     unalike = _unalike(keys, pi)
     if unalike is not None:
@@ -114,41 +112,35 @@ def _mirrored(game: KernelGame, actions: Sequence[int]) -> KernelState:
     by_key: defaultdict[Key, deque[int]] = defaultdict(deque)
     for key, card in zip(keys, actions, strict=True):
         by_key[key].append(card)
-    state = game.new_initial_state()
-    for i, key in enumerate(keys):
-        card = by_key[_image(key, pi)].popleft()
-        if spec.mirror.swap_colours:
-            card = colour_swap(card)
-        if card not in [c for c, _ in state.chance_outcomes()]:
-            raise ValueError(
-                f"{game}: the mirror of this deal is no deal: card {card} is not an outcome of "
-                f"chance node {i}"
-            )
-        if _apply(state, card) != key:
-            raise ValueError(
-                f"{game}: the mirror's chance node {i} is not the original's: who gets a card "
-                "depends on the cards dealt"
-            )
+    cards = [by_key[_image(key, pi)].popleft() for key in keys]
+    if game.spec.mirror.swap_colours:
+        cards = [colour_swap(card) for card in cards]
+    try:  # the wrapper refuses a card that is not an outcome of its node
+        state, mirrored = _replay(game, cards)
+    except IllegalActionError as e:
+        raise ValueError(f"{game}: the mirror of this deal is no deal: {e}") from None
+    if mirrored != keys:
+        raise ValueError(
+            f"{game}: the mirror's chance nodes are not the original's: who gets a card "
+            "depends on the cards dealt"
+        )
     return state
 
 
-def _keys(game: KernelGame, actions: Sequence[int]) -> list[Key]:
-    """The key of each node of the deal ``actions``, replayed from a new initial state."""
+def _replay(game: KernelGame, actions: Sequence[int]) -> tuple[KernelState, list[Key]]:
+    """A new state dealt ``actions`` (a whole deal) and the key of each of its nodes: who saw
+    the card (the wrapper's log) and where it went, read as it was applied (a Chains blind
+    draw moves a card dealt before)."""
     state = game.new_initial_state()
-    keys = []
+    places = []
     for card in actions:
         if not state.is_chance_node():
-            raise ValueError(f"{game}: a deal has {len(keys)} cards, not {len(actions)}")
-        keys.append(_apply(state, card))
+            raise ValueError(f"{game}: a deal has {len(places)} cards, not {len(actions)}")
+        state.apply_action(card)
+        places.append(state.location(card))
     if state.is_chance_node():
         raise ValueError(f"{game}: the deal goes on after {len(actions)} cards")
-    return keys
-
-
-def _apply(state: KernelState, card: int) -> Key:
-    """Apply one deal node's card to ``state`` and return the node's key."""
-    state.apply_action(card)
-    return state.seen_by()[-1], int(state.kernel_state()[LOC + card])
+    return state, list(zip(state.seen_by(), places, strict=True))
 
 
 def _image(key: Key, pi: list[int]) -> Key:

@@ -25,7 +25,7 @@ import pyspiel
 from skip_ai.games.spec import GameSpec
 from skip_ai.kernel.engine import engine
 from skip_ai.kernel.rng import make_rng
-from skip_ai.kernel.state import CHANCE, H_CUR, H_PLAYERS, MAX_CARDS, TERMINAL, team_of
+from skip_ai.kernel.state import CHANCE, H_CUR, H_PLAYERS, LOC, MAX_CARDS, TERMINAL, team_of
 
 REGISTRY: dict[str, GameSpec] = {}
 """Every registered game by short name, in registration order."""
@@ -271,6 +271,10 @@ class KernelState(pyspiel.State):
                 seen_by = "".join(str(q) for q in range(int(s[H_PLAYERS])) if (vis >> q) & 1)
                 out.append((actor, f"?{seen_by}"))
         return out
+
+    def location(self, card: int) -> int:
+        """Where ``card`` is now: a seat, or one of the kernel's ``LOC_*`` places."""
+        return int(self._s[LOC + card])
 
     def seen_by(self) -> list[int]:
         """For each action applied so far, the bitmask of the seats that saw it in full (bit q:

@@ -16,6 +16,7 @@ between rungs and between variants are paired by deal.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cache
 
 from skip_ai.balance.config import BalanceConfig
 from skip_ai.duplicate import seatings
@@ -37,7 +38,13 @@ def study_schedule(config: BalanceConfig) -> Iterator[ScheduledGame]:
 def mirrored(config: BalanceConfig, v: int) -> bool:
     """Does variant ``v``'s self-play play each deal with its mirror (``mirror = true`` and a
     variant that has one: not Pyatki, nor a variant whose deal treats the teams unalike)?"""
-    return config.mirror and no_mirror_reason(load(config.games[v])) is None
+    return config.mirror and has_mirror(config.games[v])
+
+
+@cache
+def has_mirror(game: str) -> bool:
+    """Does the variant have a mirror? (Found by dealing it once: asked at every look.)"""
+    return no_mirror_reason(load(game)) is None
 
 
 def selfplay_games(config: BalanceConfig, v: int, r: int, deals: range) -> Iterator[ScheduledGame]:
