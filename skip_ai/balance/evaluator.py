@@ -1,10 +1,10 @@
 """Per-decision measures of a game read by one fixed evaluator, not by each player's search.
 
-The measures a study reads from the players' own search estimates (``mover_values``,
-``value_spreads``: :func:`skip_ai.balance.metrics.game_decisions`) measure the *bot*: its
-"meaningful choices" fall as its search grows stronger (they count its noise), a loser's
-over-hopeful estimates inflate "decided after" and "winner was behind", and the rungs that do
-not search get none. Here a recorded game is replayed from its ``actions`` and every position
+The measures a study used to read from the players' own search estimates (the records'
+``mover_values`` and ``value_spreads``) measured the *bot*: its
+"meaningful choices" fell as its search grew stronger (they counted its noise), a loser's
+over-hopeful estimates inflated "decided after" and "winner was behind", and the rungs that do
+not search got none. Here a recorded game is replayed from its ``actions`` and every position
 in which the mover had a real choice is evaluated by **one fixed evaluator**, the same for
 every rung and variant (:data:`DEFAULT_EVALUATOR`, ``ismcts(iterations=400)``; any ISMCTS spec,
 but a time budget, ``seconds=S``, makes the evaluations depend on the machine's load).

@@ -49,6 +49,7 @@ import math
 import re
 from dataclasses import dataclass
 from functools import cache
+from statistics import NormalDist
 
 import numpy as np
 import pandas as pd
@@ -63,7 +64,7 @@ from skip_ai.stats import (
 )
 
 ALPHA = 0.05
-Z80 = 0.8416212335729143  # the normal quantile of 0.8: 80% power
+Z80 = NormalDist().inv_cdf(0.8)  # 80% power
 
 
 @dataclass(frozen=True)
@@ -311,7 +312,7 @@ def trace_table(steps: pd.DataFrame) -> pd.DataFrame:
         m, mlo, mhi = betting_interval(margin, -1.0, 1.0, ALPHA / 2)
         stronger, weaker = lo > 0.5 or mlo > 0, hi < 0.5 or mhi < 0
         sd = float(score.std(ddof=1)) if len(score) > 1 else math.nan
-        z = _z(1 - ALPHA / 4)
+        z = NormalDist().inv_cdf(1 - ALPHA / 4)
         rows.append(
             {
                 "game": game,
@@ -338,18 +339,6 @@ def trace_table(steps: pd.DataFrame) -> pd.DataFrame:
             }
         )
     return pd.DataFrame(rows, columns=TRACE_COLUMNS)
-
-
-def _z(q: float) -> float:
-    """The standard normal quantile of ``q`` (bisection on erf: no scipy needed)."""
-    lo, hi = -10.0, 10.0
-    for _ in range(80):
-        mid = (lo + hi) / 2
-        if 0.5 * math.erfc(-mid / math.sqrt(2)) < q:
-            lo = mid
-        else:
-            hi = mid
-    return (lo + hi) / 2
 
 
 _ITERATIONS = re.compile(r"^ismcts\(iterations=(\d+)\)$")
@@ -394,26 +383,6 @@ def paired_difference(x: pd.Series, y: pd.Series) -> tuple[float, float, float, 
         return math.nan, math.nan, math.nan, math.nan, len(a), ""
     d, lo, hi, method = paired_interval(a, b)
     return d, lo, hi, betting_p_value(a - b, 0.0, -1.0, 1.0), len(a), method
-
-
-def paired_unfairness(
-    x: pd.Series, y: pd.Series, fair_x: float, fair_y: float, samples: int = 2000
-) -> tuple[float, float, float, float, int]:
-    """|mean x − fair_x| − |mean y − fair_y| over the deals both hold (negative: x is the
-    fairer), its 95% percentile interval and two-sided p-value from a bootstrap over those
-    deals (a drawn deal brings both its results, keeping the pairing), and the number of
-    deals. The generator is seeded: the same records give the same report."""
-    common = x.index.intersection(y.index)
-    a, b = x[common].to_numpy(), y[common].to_numpy()
-    n = len(a)
-    if n < 2:
-        return math.nan, math.nan, math.nan, math.nan, n
-    value = abs(a.mean() - fair_x) - abs(b.mean() - fair_y)
-    draws = np.random.default_rng(0).integers(0, n, size=(samples, n))
-    boot = np.abs(a[draws].mean(axis=1) - fair_x) - np.abs(b[draws].mean(axis=1) - fair_y)
-    lo, hi = np.percentile(boot, [2.5, 97.5])
-    p = min(1.0, 2 * min(np.mean(boot <= 0), np.mean(boot >= 0)))
-    return float(value), float(lo), float(hi), float(p), n
 
 
 @dataclass(frozen=True)

@@ -37,7 +37,7 @@ import numpy as np
 import pandas as pd
 
 from skip_ai.balance.config import BalanceConfig, Precision
-from skip_ai.balance.ladder import games_per_deal, selfplay_games, step_games
+from skip_ai.balance.ladder import games_per_deal, selfplay_games, step_games, variant_size
 from skip_ai.balance.metrics import headline_units, sides
 from skip_ai.stats import confidence_sequence
 from skip_ai.tournament.schedule import ScheduledGame
@@ -85,16 +85,18 @@ def decide(units: np.ndarray, fair: float, target: float, margin: float) -> str 
 def plan(config: BalanceConfig, records: pd.DataFrame) -> list[RungPlan]:
     """Every (variant, rung) as far as ``records`` (every recorded game, failed ones included)
     decide it."""
+    # each rung's self-play, by the first three parts of the match id (V/self/R), split once
+    rung = records.match_id.astype(str).str.rsplit("/", n=2).str[0]
+    by_rung = dict(tuple(records.groupby(rung))) if len(records) else {}
     return [
-        _rung_plan(config, records, v, r)
+        _rung_plan(config, by_rung.get(f"{v}/self/{r}", records.iloc[:0]), v, r)
         for v in range(len(config.games))
         for r in range(len(config.rungs(v)))
     ]
 
 
-def _rung_plan(config: BalanceConfig, records: pd.DataFrame, v: int, r: int) -> RungPlan:
-    ids = f"{v}/self/{r}/"
-    mine = records[records.match_id.astype(str).str.startswith(ids)]
+def _rung_plan(config: BalanceConfig, mine: pd.DataFrame, v: int, r: int) -> RungPlan:
+    """Where rung ``r`` of variant ``v`` stands, from its recorded self-play games ``mine``."""
     count = mine.groupby("deal").size() if len(mine) else pd.Series(dtype=int)
     per_deal = games_per_deal(config, v)
     points = looks(config.precision, cap_deals(config, v, r))
@@ -123,8 +125,10 @@ def schedule(config: BalanceConfig, plans: list[RungPlan]) -> Iterator[Scheduled
 
 
 def size(config: BalanceConfig, plans: list[RungPlan]) -> int:
-    """How many games :func:`schedule` yields."""
-    return sum(1 for _ in schedule(config, plans))
+    """How many games :func:`schedule` yields, counted without listing them."""
+    selfplay = sum(p.deals * games_per_deal(config, p.variant) for p in plans)
+    steps = sum(variant_size(config, v, 0, config.trace_deals) for v in range(len(config.games)))
+    return selfplay + steps
 
 
 def done(plans: list[RungPlan]) -> bool:
