@@ -4,8 +4,9 @@ evaluated once, kept beside the records, averaged per variant and rung with 95% 
 The evaluator (``[measures] evaluator``, default ``ismcts(iterations=400)``) reads every choice
 point of the first ``evaluated_games`` self-play games of each variant and rung (lowest deals
 first; a deal's mirror too). Its readings are kept in ``OUT/evaluations.parquet`` (written
-whole: a temporary file renamed), keyed by the evaluator's spec, so a report written again —
-after a resume, or with ``--report-to`` — evaluates only the games it has not yet.
+whole, as the record store writes its shards), keyed by the evaluator's spec, so a report
+written again — after a resume, or with ``--report-to`` — evaluates only the games it has not
+yet.
 
 Per (variant, rung): the mean over the evaluated games of each measure of
 :func:`~skip_ai.balance.evaluator.game_measures`, with its interval: the betting interval
@@ -17,13 +18,14 @@ not independent: the interval treats them as independent (say so where it is pri
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
 import pandas as pd
+import pyarrow as pa
 
 from skip_ai.balance.config import BalanceConfig
 from skip_ai.balance.evaluator import evaluate, game_measures
 from skip_ai.stats import BETTING, betting_interval
+from skip_ai.tournament.store import write_atomic
 
 CACHE = "evaluations.parquet"
 MEASURES = {
@@ -59,7 +61,7 @@ def evaluations(config: BalanceConfig, selfplay: pd.DataFrame, progress: bool = 
             progress=progress,
         )
         cached = pd.concat([cached, fresh], ignore_index=True) if len(cached) else fresh
-        _write(path, cached)
+        write_atomic(path, pa.Table.from_pandas(cached, preserve_index=False))
     return cached[cached.match_id.isin(set(wanted.match_id))] if len(cached) else cached
 
 
@@ -67,12 +69,6 @@ def _sample(selfplay: pd.DataFrame, games: int) -> pd.DataFrame:
     """The first ``games`` games of each variant's rung (lowest deals, the mirror beside)."""
     ordered = selfplay.sort_values(["game", "rung", "deal", "match_id"], kind="stable")
     return ordered.groupby(["game", "rung"], sort=False).head(games).reset_index(drop=True)
-
-
-def _write(path: Path, frame: pd.DataFrame) -> None:
-    part = path.with_name(path.name + ".part")
-    frame.to_parquet(part, index=False)
-    part.replace(path)
 
 
 def decision_table(

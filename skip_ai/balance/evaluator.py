@@ -84,9 +84,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import math
-import multiprocessing
 from collections.abc import Mapping
-from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 import pandas as pd
@@ -97,6 +95,7 @@ from agents.ismcts import ISMCTSBot, SearchStats
 from skip_ai.balance.metrics import sides
 from skip_ai.kernel.rng import derive
 from skip_ai.pyspiel_wrapper import KernelGame, load
+from skip_ai.tournament.runner import new_pool
 
 DEFAULT_EVALUATOR = "ismcts(iterations=400)"
 EVALUATOR_STREAM = 1 << 20
@@ -241,12 +240,6 @@ def sample(records: pd.DataFrame, games: int) -> pd.DataFrame:
     return ordered.groupby(["game", "agent_a"], sort=False).head(games).reset_index(drop=True)
 
 
-def _new_pool(workers: int) -> ProcessPoolExecutor:
-    # fork, as the tournament's runner: workers inherit the package and its compiled kernels
-    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(method))
-
-
 def evaluate(
     records: pd.DataFrame,
     spec: str = DEFAULT_EVALUATOR,
@@ -272,7 +265,7 @@ def evaluate(
         _evaluator(spec, game)  # a bad option fails here, once, not in every worker
     task = functools.partial(evaluate_record, spec=spec, seed=seed, k=k, min_visits=min_visits)
     rows: list[dict] = []
-    with _new_pool(workers) if workers > 1 else contextlib.nullcontext() as pool:
+    with new_pool(workers) if workers > 1 else contextlib.nullcontext() as pool:
         parts = pool.map(task, todo) if pool else map(task, todo)
         for part in tqdm(
             parts, total=len(todo), unit="game", desc="evaluate", disable=not progress

@@ -38,6 +38,7 @@ from skip_ai.balance.metrics import (
 from skip_ai.balance.plots import rung_plot, trace_plot, variant_plot
 from skip_ai.balance.progress import completeness, recorded
 from skip_ai.balance.variants import compare_to_default, penalty_interval, rank_variants
+from skip_ai.tournament.store import write_atomic
 
 
 def study_tables(config: BalanceConfig) -> dict:
@@ -293,10 +294,8 @@ def write_balance_report(
 
 
 def _write(path: Path, text: str) -> Path:
-    """``text`` into ``path`` whole: written beside it, then renamed over it."""
-    part = path.with_name(path.name + ".part")
-    part.write_text(text)
-    part.replace(path)
+    """``text`` into ``path`` whole (:func:`~skip_ai.tournament.store.write_atomic`)."""
+    write_atomic(path, text.encode())
     return path
 
 

@@ -174,7 +174,9 @@ def _worker_init(parent: int) -> None:
     threading.Thread(target=watch, daemon=True).start()
 
 
-def _new_pool(workers: int) -> ProcessPoolExecutor:
+def new_pool(workers: int) -> ProcessPoolExecutor:
+    """A process pool whose workers leave Ctrl-C to the parent and leave with it (the
+    runner's, and the balance evaluator's)."""
     # fork: the workers inherit the imported package and its compiled kernels at no cost
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     return ProcessPoolExecutor(
@@ -215,7 +217,7 @@ class _LocalPool:
 
     def __init__(self, workers: int, batch: str, version: str):
         self.workers, self.batch, self.version = workers, batch, version
-        self.pool = _new_pool(workers)
+        self.pool = new_pool(workers)
         self.pending: dict[Future, list[ScheduledGame]] = {}
 
     def submit(self, games: list[ScheduledGame]) -> None:
@@ -237,7 +239,7 @@ class _LocalPool:
             # wait for the broken pool's processes to be gone: a forked worker shares the
             # batch's lock (RecordStore), which would outlive the run otherwise
             self.pool.shutdown(wait=True, cancel_futures=True)
-            self.pool = _new_pool(self.workers)
+            self.pool = new_pool(self.workers)
             for games in broken:
                 yield self._isolated(games)
 
@@ -263,7 +265,7 @@ class _LocalPool:
 
     def _alone(self, games: list[ScheduledGame]) -> list[dict] | None:
         """The records of ``games`` played in a fresh process of their own; None if it died."""
-        pool = _new_pool(1)
+        pool = new_pool(1)
         try:
             return pool.submit(play_games, self.batch, self.version, games).result()
         except BrokenProcessPool:
