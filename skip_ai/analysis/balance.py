@@ -70,6 +70,7 @@ import pandas as pd
 from skip_ai.analysis.bootstrap import percentile, resample, unit_codes
 from skip_ai.analysis.frame import game_info
 from skip_ai.balance.metrics import ALPHA, STUDENT, Sides, outcome_rates, sides, unit_means
+from skip_ai.balance.variants import distance
 from skip_ai.stats import BETTING, betting_interval, mean_interval
 
 SIDE_METRICS = [
@@ -207,15 +208,12 @@ def _skill_gap(scores: np.ndarray, pairs: np.ndarray) -> Row:
     gap lies between the largest lower end and the largest upper end."""
     pair_ids = np.unique(pairs)
     alpha = ALPHA / len(pair_ids)
-    gaps = np.array([_gap(*betting_interval(scores[pairs == p], alpha=alpha)) for p in pair_ids])
+    # |2·s − 1| is twice s's distance from ½, and so is its interval's image
+    gaps = 2 * np.array(
+        [distance(*betting_interval(scores[pairs == p], alpha=alpha), 0.5) for p in pair_ids]
+    )
     value, lo, hi = gaps.max(0)
     return value, lo, hi, OVER_PAIRS
-
-
-def _gap(s: float, lo: float, hi: float) -> tuple[float, float, float]:
-    """|2·s − 1| and the image of the interval [lo, hi] of s under it (from 0 if it holds ½)."""
-    ends = abs(2 * lo - 1), abs(2 * hi - 1)
-    return abs(2 * s - 1), 0.0 if lo <= 0.5 <= hi else min(ends), max(ends)
 
 
 def balance_wide(table: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
