@@ -39,8 +39,8 @@ GAMES = [
     "skip_pyatki",
     "skip_pyatki_pairs",
     "skip_two_captains",
-    "skip_sixty_six",
-    "skip_rummy",
+    "classic_sixty_six_4p",
+    "classic_rummy",
 ]
 INPUTS = {
     "brook.npz": ["skip_ai/models/skip_brook.npz", "results/models/skip_brook.npz"],
@@ -168,7 +168,7 @@ def run(out: Path) -> None:
                 out=out,
                 log=f"simulate-{game}-{policy}.txt",
             )
-    for game in ("skip_brook", "skip_chains", "skip_sixty_six"):
+    for game in ("skip_brook", "skip_chains", "classic_sixty_six_4p"):
         _skip_ai(
             "match",
             game,
