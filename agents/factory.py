@@ -2,11 +2,16 @@
 
 A spec is a name with optional keyword arguments: ``"random"``, ``"ismcts(iterations=1000)"``,
 ``"ismcts(seconds=1.5,rollout=heuristic)"``. Values are ints, floats, ``true``/``false`` or bare
-words. Unknown names and arguments are clear errors.
+words. Unknown names and arguments are clear errors. The names are the keys of :data:`AGENTS`,
+one table of every kind's maker.
 
 Where a caller holds a player's settings as a value rather than a spec (the tuner's candidate
 searches), it passes a *bot factory* instead: ``factory(game, seed) -> pyspiel.Bot``, e.g.
 :class:`agents.ismcts.ISMCTSAgent`. Matches and tournaments take either.
+
+A driver that plays many games with one agent (a match, a tournament task) builds its bot once,
+as a :class:`PreparedAgent`, and sets it up for each game with that game's seed: the spec is
+parsed and its files (a model, weights, a tuned search) read once, not once per game.
 """
 
 from __future__ import annotations
@@ -17,6 +22,13 @@ from typing import Any
 
 import pyspiel
 
+from agents.heuristic_agent import make_heuristic
+from agents.human import make_human
+from agents.ismcts import make_ismcts
+from agents.learned import make_learned
+from agents.openspiel_bots import make_openspiel_ismcts
+from agents.random_agent import make_random
+
 _SPEC = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\((.*)\))?\s*$", re.S)
 _ARG = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*([^=]+?)\s*$")
 
@@ -25,18 +37,16 @@ BotFactory = Callable[[pyspiel.Game, int], pyspiel.Bot]
 """A player as a value: ``factory(game, seed)`` builds its bot (plain data, to pickle)."""
 Agent = str | BotFactory
 """A player: a spec string or a bot factory."""
-AGENTS: dict[str, AgentMaker] = {}
-"""Agent kinds by name: ``maker(game, seed, **kwargs) -> pyspiel.Bot``."""
-
-
-def agent_kind(name: str) -> Callable[[AgentMaker], AgentMaker]:
-    """Decorator that registers an agent maker under ``name``."""
-
-    def deco(maker: AgentMaker) -> AgentMaker:
-        AGENTS[name] = maker
-        return maker
-
-    return deco
+AGENTS: dict[str, AgentMaker] = {
+    "heuristic": make_heuristic,
+    "human": make_human,
+    "ismcts": make_ismcts,
+    "learned": make_learned,
+    "openspiel_ismcts": make_openspiel_ismcts,
+    "random": make_random,
+}
+"""Agent kinds by name: ``maker(game, seed, **kwargs) -> pyspiel.Bot``, the spec's arguments
+as keyword arguments."""
 
 
 def parse_value(text: str) -> Any:
@@ -78,7 +88,6 @@ def make_agent(agent: Agent, game: pyspiel.Game, seed: int = 0) -> pyspiel.Bot:
     if not isinstance(agent, str):
         return agent(game, seed)
     spec = agent
-    _load_kinds()
     name, kwargs = parse_spec(spec)
     if name not in AGENTS:
         raise ValueError(
@@ -95,12 +104,28 @@ def agent_name(agent: Agent) -> str:
     return agent if isinstance(agent, str) else str(agent)
 
 
-def _load_kinds() -> None:
-    from agents import (  # noqa: F401
-        heuristic_agent,
-        human,
-        ismcts,
-        learned,
-        openspiel_bots,
-        random_agent,  # (each registers its kinds)
-    )
+class PreparedAgent:
+    """An agent made ready to play many games of ``game``: its bot is built once (spec parsed,
+    files read, kernels compiled) and :meth:`bot` sets it up for each new game.
+
+    ``bot(seed)`` plays exactly as ``make_agent(agent, game, seed)`` would: every bot of ours
+    has ``new_game(seed)``, which puts it back in the state it was built in with that seed
+    (its random stream seeded again, what it kept of the last game dropped). A bot without
+    ``new_game`` (a bot factory's own) is built afresh for each game instead. Each side of a
+    game needs its own: one bot holds one random stream."""
+
+    def __init__(self, agent: Agent, game: pyspiel.Game):
+        self.agent = agent
+        self.game = game
+        self._bot = make_agent(agent, game)  # a bad spec fails here, before any game
+
+    def bot(self, seed: int) -> pyspiel.Bot:
+        """The bot, ready for a new game with ``seed``."""
+        new_game = getattr(self._bot, "new_game", None)
+        if new_game is None:
+            return make_agent(self.agent, self.game, seed)
+        new_game(seed)
+        return self._bot
+
+    def __str__(self) -> str:
+        return agent_name(self.agent)

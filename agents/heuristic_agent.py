@@ -9,7 +9,6 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 
-from agents.factory import agent_kind
 from agents.heuristics import heuristic_module, heuristic_weights
 from agents.weights import load_weights
 from skip_ai.kernel.family import compile_for
@@ -29,6 +28,10 @@ class HeuristicBot(pyspiel.Bot):
         # Pyatki) was reported as that move's thinking time
         compile_for(self._act, game.initial, self._rng, self._w)
 
+    def new_game(self, seed: int) -> None:
+        """Ready for a new game: the bot built with ``seed`` would be."""
+        self._rng = make_rng(seed)
+
     def restart_at(self, state: pyspiel.State) -> None:
         pass
 
@@ -38,7 +41,6 @@ class HeuristicBot(pyspiel.Bot):
         return int(self._act(state.kernel_state(), self._rng, self._w))
 
 
-@agent_kind("heuristic")
 def make_heuristic(game: pyspiel.Game, seed: int = 0, weights: str | None = None) -> HeuristicBot:
     """``heuristic`` or ``heuristic(weights=PATH.json)`` (tuned by ``skip-ai tune``)."""
     if not isinstance(game, KernelGame):

@@ -16,8 +16,7 @@ from typing import TextIO
 
 import pyspiel
 
-from agents.factory import agent_kind
-from skip_ai.games import text, words
+from skip_ai import text, words
 from skip_ai.kernel.state import CHANCE
 
 QUIT = ("q", "quit", "exit")
@@ -38,6 +37,10 @@ class HumanBot(pyspiel.Bot):
         self._out = out or sys.stdout
         self._width = width
         self._seen: dict[int, int] = {}  # seat -> history length at its last move
+
+    def new_game(self, seed: int) -> None:
+        """Ready for a new game (a person needs no seed)."""
+        self._seen.clear()
 
     def restart_at(self, state: pyspiel.State) -> None:
         self._seen.clear()
@@ -173,6 +176,5 @@ def _short(state: pyspiel.State, seat: int, viewer: int) -> str:
     return f"seat {seat}" + (f" ({role})" if role in ("you", "partner") else "")
 
 
-@agent_kind("human")
 def make_human(game: pyspiel.Game, seed: int = 0) -> HumanBot:
     return HumanBot()

@@ -3,7 +3,8 @@
 Options (every one a field of :class:`agents.search_config.SearchConfig`, which says what each
 does and checks them): ``uct_c`` (default 0.7), ``rollout=heuristic|random|model``,
 ``rollout_eps``, ``heuristic_prior=true``, ``prior_c``, ``model=PATH`` (a model,
-:mod:`agents.model`, e.g. a deep Monte-Carlo Q model trained by ``skip-ai train``: the softmax
+:mod:`agents.model`, e.g. a deep Monte-Carlo Q model trained by ``skip-ai train``, or a game's
+name for its shipped model, :mod:`agents.shipped`: the softmax
 of its outputs / ``temperature`` is the prior), ``temperature``, ``value_after=N`` (the model's
 value head as the leaf value), ``prior_depth=K`` (the prior only down to the K-th decision of
 the tree; 1: the root), ``final=visits|value``;
@@ -29,7 +30,6 @@ from dataclasses import dataclass
 import numpy as np
 import pyspiel
 
-from agents.factory import agent_kind
 from agents.heuristics import heuristic_module, heuristic_weights
 from agents.ismcts_kernel import (
     M_ITERATIONS,
@@ -44,6 +44,7 @@ from agents.ismcts_kernel import (
 from agents.model import PolicyValueNet, features_module
 from agents.policies import MODEL, POLICY_CODES
 from agents.search_config import TUNED, SearchConfig, load_search_config
+from agents.shipped import model_file
 from agents.weights import load_weights
 from skip_ai.kernel.family import compile_for
 from skip_ai.kernel.rng import derive
@@ -85,7 +86,7 @@ class ISMCTSBot(pyspiel.Bot):
         self.game = game
         self.config = config
         self.seed = int(seed)
-        model = PolicyValueNet.load(config.model, game) if config.model else None
+        model = PolicyValueNet.load(model_file(config.model), game) if config.model else None
         value_after, side = _leaf_values(game, model, config.value_after)
         self.settings = Settings(
             uct_c=config.uct_c,
@@ -123,6 +124,12 @@ class ISMCTSBot(pyspiel.Bot):
             np.zeros(META_SIZE, np.int64),
             self.settings,
         )
+
+    def new_game(self, seed: int) -> None:
+        """Ready for a new game: the bot built with ``seed`` would be (a search's draws
+        depend only on the seed and the moves played)."""
+        self.seed = int(seed)
+        self.last_search = None
 
     def restart_at(self, state: pyspiel.State) -> None:
         pass
@@ -247,7 +254,6 @@ class ISMCTSAgent:
         return str(self.config)
 
 
-@agent_kind("ismcts")
 def make_ismcts(
     game: pyspiel.Game,
     seed: int = 0,

@@ -1,5 +1,8 @@
 """The learned agent: ``"learned(model=FILE)"`` plays a model's best legal move, no search.
 
+``FILE`` is a model file's path, or a game's name for the model shipped with the package
+(``learned(model=skip_columns)``, :mod:`agents.shipped`).
+
 The model (:mod:`agents.model`, usually a ``q`` model trained by ``skip-ai train``) scores the
 legal moves from the mover's observation (and their action features, for a model that reads
 them), in Numba (:func:`agents.model.net_logits`, the same
@@ -12,8 +15,8 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 
-from agents.factory import agent_kind
 from agents.model import NO_FEATURES, PolicyValueNet, net_logits
+from agents.shipped import model_file
 from skip_ai.kernel.family import compile_for
 from skip_ai.pyspiel_wrapper import KernelGame
 
@@ -53,6 +56,12 @@ class LearnedBot(pyspiel.Bot):
             self._feats,
         )
 
+    def new_game(self, seed: int) -> None:
+        """Ready for a new game: as built (the bot is deterministic, ``seed`` is unused)."""
+        self._x[:] = 0.0
+        if self.model.feature_size:
+            self._feats[:] = 0.0
+
     def restart_at(self, state: pyspiel.State) -> None:
         pass
 
@@ -76,11 +85,11 @@ class LearnedBot(pyspiel.Bot):
         return int(legal[np.argmax(self._scores[: len(legal)])])
 
 
-@agent_kind("learned")
 def make_learned(game: pyspiel.Game, seed: int = 0, model: str | None = None) -> LearnedBot:
-    """``learned(model=PATH.npz)``: the model must be for this game, its features and sizes."""
+    """``learned(model=PATH.npz)``, or ``learned(model=GAME)`` for the model shipped for that
+    game (:mod:`agents.shipped`): the model must be for this game, its features and sizes."""
     if not isinstance(game, KernelGame):
         raise ValueError(f"the learned agent plays skip_ai games only (got {game})")
     if model is None:
-        raise ValueError("learned needs a model: learned(model=PATH.npz)")
-    return LearnedBot(game, PolicyValueNet.load(str(model), game))
+        raise ValueError("learned needs a model: learned(model=PATH.npz) or learned(model=GAME)")
+    return LearnedBot(game, PolicyValueNet.load(model_file(model), game))

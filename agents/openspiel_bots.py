@@ -19,8 +19,6 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
-from agents.factory import agent_kind
-
 
 class _TimeUp(Exception):
     pass
@@ -58,6 +56,14 @@ class OpenSpielISMCTS(ismcts.ISMCTSBot):
         self._deadline = float("inf")
         self.last_iterations = 0
 
+    def new_game(self, seed: int) -> None:
+        """Ready for a new game: the bot built with ``seed`` would be (the search and its
+        rollouts share one generator, seeded again in place)."""
+        self._random_state.seed(seed % (1 << 32))
+        self.reset()
+        self._deadline = float("inf")
+        self.last_iterations = 0
+
     def run_search(self, state):
         self.last_iterations = 0
         if self._seconds is not None:
@@ -89,7 +95,6 @@ def _check(
         raise ValueError(f"openspiel_ismcts: {name} must be {what} (got {value!r})")
 
 
-@agent_kind("openspiel_ismcts")
 def make_openspiel_ismcts(
     game: pyspiel.Game,
     seed: int = 0,

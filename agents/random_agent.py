@@ -10,7 +10,6 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 
-from agents.factory import agent_kind
 from agents.policies import random_action
 from skip_ai.kernel.family import compile_for
 from skip_ai.kernel.rng import make_rng
@@ -27,6 +26,10 @@ class RandomBot(pyspiel.Bot):
         self._rng = make_rng(seed) if rng is None else rng
         # compiled (or loaded from Numba's cache) now, not in the first (timed) move
         compile_for(random_action, _NO_STATE, _NO_STATE, 1, self._rng)
+
+    def new_game(self, seed: int) -> None:
+        """Ready for a new game: the bot ``RandomBot(seed)`` would be."""
+        self._rng = make_rng(seed)
 
     def restart_at(self, state: pyspiel.State) -> None:
         pass
@@ -48,6 +51,5 @@ class RandomBot(pyspiel.Bot):
         return self.step_with_policy(state)[1]
 
 
-@agent_kind("random")
 def make_random(game: pyspiel.Game, seed: int = 0) -> RandomBot:
     return RandomBot(seed)

@@ -3,8 +3,9 @@
 Each deal is played in every seating of :func:`skip_ai.duplicate.seatings` (teams swapped; every
 other seat rotated in games played each for themselves). Chance draws come from the deal's own
 generator, separate from the players', so every game of a deal starts from the same cards. Each
-player of each game is built fresh from its spec (or bot factory) with a seed derived from the
-deal, so a game's record depends only on (seed, deal, seating).
+side's bot is built once per match from its spec (or bot factory), its files read once, and set
+up for each game with a seed derived from the deal (:class:`agents.PreparedAgent`: it then plays
+as a bot built fresh with that seed), so a game's record depends only on (seed, deal, seating).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import pandas as pd
 import pyspiel
 from tqdm import tqdm
 
-from agents import Agent, agent_name, make_agent
+from agents import Agent, PreparedAgent, agent_name
 from skip_ai.duplicate import score_a, seatings
 from skip_ai.kernel.rng import base_seed, derive, make_rng
 from skip_ai.mirror import mirrored_state
@@ -69,15 +70,16 @@ def play_seating(
     game: KernelGame,
     deal_seed: int,
     a_seats: np.ndarray,
-    agent_a: Agent,
-    agent_b: Agent,
+    agent_a: Agent | PreparedAgent,
+    agent_b: Agent | PreparedAgent,
     *,
     mirror: bool = False,
 ) -> dict:
-    """Play one game of a deal: agent A (a spec or a bot factory) at ``a_seats``, B
-    elsewhere. Returns the final state, the returns, the length, each side's thinking time
-    and moves, the same over its moves with a choice (more than one legal action), and per
-    decision the mover and its search's estimates
+    """Play one game of a deal: agent A (a spec, a bot factory, or a
+    :class:`~agents.PreparedAgent` for ``game`` that plays many games, each side its own) at
+    ``a_seats``, B elsewhere. Returns the final state, the returns, the length, each side's
+    thinking time and moves, the same over its moves with a choice (more than one legal
+    action), and per decision the mover and its search's estimates
     (:func:`search_estimates`). With ``mirror``, the game starts from the mirror of the deal
     (:mod:`skip_ai.mirror`), its bots seeded apart from the plain deal's; a ``ValueError`` for
     a game with no mirror."""
@@ -89,8 +91,11 @@ def play_seating(
         # mirror play alike, which ties the two games' results (random self-play of Columns:
         # a mirrored pair was worth 0.74 independent deals with shared seeds)
         k += 2 * MAX_SEATS
-    bot_a = make_agent(agent_a, game, seed=int(derive(np.uint64(deal_seed), k + 1)))
-    bot_b = make_agent(agent_b, game, seed=int(derive(np.uint64(deal_seed), k + 2)))
+    side_a, side_b = (_prepared(agent, game) for agent in (agent_a, agent_b))
+    if side_a is side_b:
+        raise ValueError("the two sides of a game need a prepared agent each")
+    bot_a = side_a.bot(int(derive(np.uint64(deal_seed), k + 1)))
+    bot_b = side_b.bot(int(derive(np.uint64(deal_seed), k + 2)))
     bots = [bot_a if a else bot_b for a in a_seats]
     spent = [0.0, 0.0]
     moves = [0, 0]
@@ -129,6 +134,14 @@ def play_seating(
     }
 
 
+def _prepared(agent: Agent | PreparedAgent, game: KernelGame) -> PreparedAgent:
+    if not isinstance(agent, PreparedAgent):
+        return PreparedAgent(agent, game)
+    if agent.game is not game:
+        raise ValueError(f"{agent} was prepared for {agent.game}, not for {game}")
+    return agent
+
+
 def search_estimates(bot: pyspiel.Bot, action: int) -> tuple[float, float]:
     """What a searching bot (one with ``last_search``: ISMCTS) thought of the move it just
     chose: the root value of that move — its estimate of its own result, 0 = loss, 1 = win —
@@ -156,8 +169,8 @@ def match(
     g = load(game) if isinstance(game, str) else game
     if n_deals < 1:
         raise ValueError(f"a match needs at least one deal (got {n_deals})")
-    for agent in (agent_a, agent_b):
-        make_agent(agent, g)  # a bad spec fails before any game is played
+    # each side's bot built once (a bad spec fails before any game is played), reset per game
+    sides = [PreparedAgent(agent, g) for agent in (agent_a, agent_b)]
     base = np.uint64(base_seed(seed))
     rows = []
     layouts = seatings(g)
@@ -165,7 +178,7 @@ def match(
     for deal in range(n_deals):
         deal_seed = int(derive(base, deal))
         for k, a_seats in enumerate(layouts):
-            r = play_seating(g, deal_seed, a_seats, agent_a, agent_b)
+            r = play_seating(g, deal_seed, a_seats, *sides)
             rows.append(
                 {
                     "deal": deal,

@@ -1,6 +1,6 @@
 """One generic pyspiel wrapper for every kernel game.
 
-``register(spec)`` turns a :class:`~skip_ai.games.spec.GameSpec` into a registered pyspiel game:
+``register(spec)`` turns a :class:`~skip_ai.spec.GameSpec` into a registered pyspiel game:
 a ``pyspiel.Game`` subclass and a ``pyspiel.State`` subclass that hold the kernel state array
 and do no rule logic — they convert, render text and call the kernel.
 
@@ -22,10 +22,10 @@ from types import SimpleNamespace
 import numpy as np
 import pyspiel
 
-from skip_ai.games.spec import GameSpec
 from skip_ai.kernel.engine import engine
 from skip_ai.kernel.rng import make_rng
 from skip_ai.kernel.state import CHANCE, H_CUR, H_PLAYERS, LOC, MAX_CARDS, TERMINAL, team_of
+from skip_ai.spec import GameSpec
 
 REGISTRY: dict[str, GameSpec] = {}
 """Every registered game by short name, in registration order."""

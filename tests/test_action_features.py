@@ -8,22 +8,13 @@ import pytest
 
 from agents import make_agent
 from agents.learned import LearnedBot
-from agents.model import (
-    NO_FEATURES,
-    Adam,
-    Choices,
-    PolicyValueNet,
-    _choice_gradient,
-    feature_size_of,
-    fit_q,
-    fit_reinforce,
-    net_logits,
-)
+from agents.model import NO_FEATURES, PolicyValueNet, feature_size_of, net_logits
 from skip_ai.kernel.rng import base_seed, derive, make_rng
 from skip_ai.pyspiel_wrapper import load
 from skip_ai.training import run_training
 from skip_ai.training.chunks import model_sides, play_reinforce_chunk
 from skip_ai.training.config import TrainConfigError, load_train_config
+from skip_ai.training.optimiser import Adam, Choices, _choice_gradient, fit_q, fit_reinforce
 from tests.test_dmc import replay
 
 F = 3

@@ -3,13 +3,14 @@ gradient through them, its file, and a training run that uses them."""
 
 import numpy as np
 import pytest
-from test_model import PARTS
+from test_optimiser import PARTS
 
 from agents import make_agent
-from agents.model import Adam, PolicyValueNet, fit_imitation, one_hot
+from agents.model import PolicyValueNet
 from skip_ai.pyspiel_wrapper import REGISTRY, load, variants
 from skip_ai.training import run_training
 from skip_ai.training.config import load_train_config
+from skip_ai.training.optimiser import Adam, fit_imitation, one_hot
 
 WITH_PARTS = [spec for spec in REGISTRY.values() if spec.action_parts is not None]
 CAPTAINS = "skip_two_captains"

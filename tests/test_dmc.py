@@ -15,21 +15,13 @@ import pytest
 
 from agents import make_agent
 from agents.heuristics import heuristic_module, heuristic_weights
-from agents.model import (
-    KINDS,
-    Adam,
-    PolicyValueNet,
-    fit_imitation,
-    fit_q,
-    net_logits,
-    one_hot,
-    q_gradient,
-)
+from agents.model import KINDS, PolicyValueNet, net_logits
 from skip_ai.kernel.rng import base_seed, below, derive, make_rng, uniform
 from skip_ai.pyspiel_wrapper import REGISTRY, load
 from skip_ai.training import run_training
 from skip_ai.training.chunks import model_sides, play_chunk
 from skip_ai.training.config import TrainConfigError, load_train_config, load_train_configs
+from skip_ai.training.optimiser import Adam, fit_imitation, fit_q, one_hot, q_gradient
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = "skip_columns(players=2,deck=36)"
@@ -125,13 +117,14 @@ def test_a_game_against_the_heuristic_writes_only_the_models_side(game_string):
 
 
 def test_a_guided_model_plays_the_heuristics_moves():
-    """``heuristic_guide = 1`` (and ε = 0): every move of the model is the heuristic's, drawn
-    from the same generator, and is a sample like any other."""
+    """``guide = 1`` (and ε = 0), the heuristic's self-play that imitation copies: every move
+    of the model is the heuristic's, drawn from the same generator after the ε draw and the
+    guide's, and is a sample like any other."""
     game = load(GAME)
     net = q_model(game)
     heuristic = heuristic_module(game.spec.kernel)
     weights = heuristic_weights(game)
-    c = play_chunk(GAME, 5, 2, 1, net.dims, net.params, 0.0, heuristic_guide=1.0)
+    c = play_chunk(GAME, 5, 2, 1, net.dims, net.params, 0.0, guide=1.0)
 
     def check(state, k):
         assert c.actions[k] == heuristic.act(state.kernel_state(), rng, weights)
@@ -139,16 +132,6 @@ def test_a_guided_model_plays_the_heuristics_moves():
     rng = make_rng(int(derive(np.uint64(base_seed(5)), 2)))
     _, movers = replay(game, c, rng, check, draws=2)  # the ε draw and the guide's
     assert len(movers) > 5
-
-
-def test_the_guide_falls_to_zero_over_the_exploration_schedule(tmp_path):
-    path = tmp_path / "t.toml"
-    text = TINY.format(game=GAME, actors=0, out=tmp_path / "o")
-    path.write_text(text + "\nheuristic_guide = 0.8\n")
-    config = load_train_config(path)
-    half = config.eps_decisions // 2
-    assert [config.guide(d) for d in (0, half, 2 * half, 10 * half)] == [0.8, 0.4, 0.0, 0.0]
-    assert "heuristic_guide" in config.identity()
 
 
 def test_imitation_learns_the_moves_taken():
@@ -177,7 +160,7 @@ def test_a_run_imitates_the_heuristic_first_and_once(tmp_path):
     run_training(config, progress=False)
     game = load(GAME)
     untrained = q_model(game, (16,))
-    moves = play_chunk(GAME, 99, 0, 3000, untrained.dims, untrained.params, 0.0, heuristic_guide=1)
+    moves = play_chunk(GAME, 99, 0, 3000, untrained.dims, untrained.params, 0.0, guide=1)
 
     def agreement(net):
         logits, _, _ = net.forward(moves.obs.astype(np.float64))
@@ -270,11 +253,11 @@ def test_q_model_files_are_checked(tmp_path):
         make_agent("learned", game)
 
 
-MODELS = sorted((ROOT / "results" / "models").glob("*.npz"))
+MODELS = sorted((ROOT / "skip_ai" / "models").glob("*.npz"))
 
 
 def test_every_skip_game_has_a_committed_model():
-    """The issue's deliverable: ``results/models/<game>.npz`` for each SKIP game's default
+    """The issue's deliverable: ``skip_ai/models/<game>.npz`` for each SKIP game's default
     variant, in the repository (under 2 MiB each)."""
     skip = {name for name in REGISTRY if name.startswith("skip_")}
     assert {p.stem for p in MODELS} == skip
@@ -305,7 +288,7 @@ def _search_spec(path):
 
 @pytest.mark.parametrize("path", MODELS, ids=[p.stem for p in MODELS])
 def test_each_committed_model_loads_for_its_games_default_by_both_specs(path):
-    """``results/models/<game>.npz``: a model of that game's default variant, which both
+    """``skip_ai/models/<game>.npz``: a model of that game's default variant, which both
     ``learned(model=…)`` and ``ismcts(model=…)`` load (the search checks the model when it is
     built); the learned policy plays with it here, the search in the slow test below."""
     game = load(path.stem)
@@ -327,7 +310,7 @@ def test_each_committed_model_guides_a_search(path):
 
 def test_the_learned_bot_is_compiled_when_it_is_made_not_in_its_first_move():
     # a cold compile inside the first move (5 s in Pyatki in pairs) was counted as its time
-    path = ROOT / "results" / "models" / "skip_pyatki_pairs.npz"  # reads action features
+    path = ROOT / "skip_ai" / "models" / "skip_pyatki_pairs.npz"  # reads action features
     game = load(path.stem)
     bot = make_agent(f"learned(model={path})", game)
     kernels = [net_logits, game.spec.kernel.observation, game.spec.action_features.write]
@@ -451,7 +434,6 @@ def test_train_resumes_after_kill_9_to_the_same_end(tmp_path):
         ("decisions = 0", "decisions must be a positive integer"),
         ("eps_start = 1.5", "eps_start must be a finite number in"),
         ("heuristic_share = -0.1", "heuristic_share must be a finite number in"),
-        ("heuristic_guide = 2", "heuristic_guide must be a finite number in"),
         ("imitation = 9_000_000", "imitation must be at most"),
         ("imitation_lr = 0", "imitation_lr must be a finite number in"),
         ("hidden = []", "hidden must be a non-empty list"),
@@ -468,6 +450,10 @@ def test_train_resumes_after_kill_9_to_the_same_end(tmp_path):
         ("action_parts = 1", "action_parts must be true or false"),
         ("action_parts = true", "declares no action parts"),
         ("colour = 1", "unknown field"),
+        # options removed (results/learned.md): refused as any unknown field is
+        ("heuristic_guide = 0.5", "unknown field\\(s\\) heuristic_guide; known: "),
+        ('baseline = "duplicate"', "unknown field\\(s\\) baseline; known: "),
+        ('opponent = "ismcts(iterations=200)"', "unknown field\\(s\\) opponent; known: "),
     ],
 )
 def test_bad_training_configs_are_refused(tmp_path, line, message):

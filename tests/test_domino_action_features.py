@@ -8,8 +8,8 @@ import pytest
 from agents.heuristics import domino as heuristic
 from skip_ai import cards
 from skip_ai.games import domino as K
-from skip_ai.games import domino_action_features as af
-from skip_ai.games.domino_grid import answers
+from skip_ai.games.domino import action_features as af
+from skip_ai.games.domino.grid import answers
 from skip_ai.kernel.tricks import hidden_cards, opponents_may_hold
 from skip_ai.pyspiel_wrapper import load
 from skip_ai.scenario import UNSEEN, deal, play

@@ -1,7 +1,8 @@
 """The layers hold: core ← agents ← drivers, and every module imports on its own.
 
-- **core**: cards, kernel, games, the pyspiel wrapper, mirrored deals (and the package's own
-  ``__init__``);
+- **core**: cards, kernel, games, what a game declares (``spec``), its text and words, the table
+  layouts' shared zones (``layout``), the pyspiel wrapper, mirrored deals (and the package's
+  own ``__init__``);
 - **agents**: everything under ``agents/``, with the files agents read;
 - **drivers**: the rest of ``skip_ai`` (sim, duplicate, match, play, tournament, training,
   analysis, cli, ...).
@@ -26,6 +27,10 @@ CORE = (
     "skip_ai.cards",
     "skip_ai.kernel",
     "skip_ai.games",
+    "skip_ai.spec",
+    "skip_ai.text",
+    "skip_ai.words",
+    "skip_ai.layout",
     "skip_ai.pyspiel_wrapper",
     "skip_ai.mirror",
 )

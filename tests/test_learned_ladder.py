@@ -53,7 +53,7 @@ def test_a_ladder_stops_below_one_half_resumes_and_draws(tmp_path):
     # each later budget is played only while the previous interval reached 0.5
     assert all(r["hi"] >= 0.5 for r in ladder[:-1])
     assert ladder[0]["b"] == "ismcts(iterations=1)" and ladder[0]["deals"] == 2
-    assert ladder[0]["a"] == "learned(model=results/models/skip_pyatki.npz)"
+    assert ladder[0]["a"] == "learned(model=skip_pyatki)"
     assert all(0 <= r["lo"] <= r["score"] <= r["hi"] <= 1 for r in ladder)
     (timed,) = [r for r in rows if r["kind"] == "timed"]
     assert timed["median_iterations"] >= 1

@@ -18,7 +18,7 @@ from skip_ai.analysis import load_records
 from skip_ai.pyspiel_wrapper import load
 from skip_ai.tournament import load_config
 from skip_ai.training.config import load_train_config
-from skip_ai.training.rollout_balancing import load_positions
+from skip_ai.tuning.rollout_balancing import load_positions
 
 GAME = load("skip_columns(players=2,deck=36)")
 

@@ -4,10 +4,13 @@ import numpy as np
 import pyspiel
 import pytest
 
-from agents import make_agent
+from agents import PreparedAgent, make_agent
+from agents.model import PolicyValueNet
 from skip_ai.cli import main
 from skip_ai.duplicate import seatings
+from skip_ai.kernel.rng import base_seed, derive
 from skip_ai.match import match, play_seating
+from skip_ai.pyspiel_wrapper import load
 
 
 def test_seatings_swap_teams_or_rotate_seats():
@@ -41,6 +44,50 @@ def test_match_is_reproducible_and_scores_a():
         a.games.score_a,
         (1 + np.where(a.games.seating == 0, a.games.return_0, a.games.return_1)) / 2,
     )
+
+
+@pytest.mark.parametrize(
+    "game, a, b",
+    [
+        ("skip_columns(players=4,deck=36)", "ismcts(iterations=15)", "heuristic"),
+        ("skip_columns", "learned(model=skip_columns)", "random"),
+    ],
+)
+def test_a_match_plays_as_bots_built_for_every_game(game, a, b):
+    # a match builds each side's bot once and sets it up per game; every game must be the one
+    # bots built for it alone play (as every match did before)
+    g = load(game)
+    r = match(g, a, b, 2, seed=9)
+    rows = r.games.set_index(["deal", "seating"])
+    for deal in range(2):
+        deal_seed = int(derive(np.uint64(base_seed(9)), deal))
+        for k, a_seats in enumerate(seatings(g)):
+            alone = play_seating(g, deal_seed, a_seats, a, b)
+            row = rows.loc[(deal, k)]
+            assert row.num_actions == alone["num_actions"] and row.moves_a == alone["moves_a"]
+            assert [row[f"return_{p}"] for p in range(g.num_players())] == list(alone["returns"])
+
+
+def test_a_match_reads_its_model_once(monkeypatch):
+    reads = []
+    load_model = PolicyValueNet.load
+
+    def counted(path, game=None):
+        reads.append(path)
+        return load_model(path, game)
+
+    monkeypatch.setattr(PolicyValueNet, "load", staticmethod(counted))
+    r = match("skip_columns", "learned(model=skip_columns)", "random", 3)
+    assert len(r.games) == 3 * len(seatings(load("skip_columns"))) and len(reads) == 1
+
+
+def test_each_side_of_a_game_has_its_own_prepared_agent():
+    game = load("skip_columns(players=2,deck=36)")
+    side = PreparedAgent("random", game)
+    with pytest.raises(ValueError, match="a prepared agent each"):
+        play_seating(game, 1, seatings(game)[0], side, side)
+    with pytest.raises(ValueError, match="prepared for"):
+        play_seating(load("skip_columns"), 1, seatings(game)[0], side, "random")
 
 
 def test_match_errors_name_the_problem():

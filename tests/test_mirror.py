@@ -11,7 +11,6 @@ import pytest
 
 from skip_ai import cards
 from skip_ai.duplicate import seatings
-from skip_ai.games.spec import Mirror
 from skip_ai.kernel.rng import make_rng
 from skip_ai.match import play_seating
 from skip_ai.mirror import (
@@ -24,6 +23,7 @@ from skip_ai.mirror import (
 )
 from skip_ai.play import play
 from skip_ai.pyspiel_wrapper import REGISTRY, variants
+from skip_ai.spec import Mirror
 
 COLOUR_GAMES = {
     "skip_two_captains",

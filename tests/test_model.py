@@ -1,5 +1,5 @@
-"""The policy/value model: its trainer's gradient, the Numba forward, the file format, and
-ISMCTS with a model (reproducible, refusing another game's model)."""
+"""The policy/value model: the Numba forward, the file format, and ISMCTS with a model
+(reproducible, refusing another game's model). Its trainers: ``test_optimiser.py``."""
 
 import numpy as np
 import pyspiel
@@ -8,18 +8,7 @@ from conftest import random_states
 
 from agents import make_agent
 from agents.ismcts_kernel import FIRST, KEY, M_EVALS, M_ITERATIONS, META_SIZE, NEXT, PRIOR
-from agents.model import (
-    NO_FEATURES,
-    Choices,
-    PolicyValueNet,
-    _choice_gradient,
-    _gradient,
-    _policy_offset,
-    _value_offset,
-    fit,
-    net_logits,
-)
-from skip_ai.training.heuristic_data import heuristic_samples
+from agents.model import NO_FEATURES, PolicyValueNet, net_logits
 
 GAME = "skip_brook(players=4)"
 
@@ -28,37 +17,6 @@ def _random_net(game, hidden=(), seed=0):
     net = PolicyValueNet.initial(str(game), game.obs_size, game.num_distinct_actions(), hidden)
     net.params[:] = np.random.default_rng(seed).normal(0, 0.2, len(net.params))
     return net
-
-
-PARTS = np.array([[0, 2], [0, 3], [1, 2], [1, 3], [1, 4], [0, 4]])
-"""Six actions made of two parts each (a factored head: ``GameSpec.action_parts``)."""
-
-
-@pytest.mark.parametrize("hidden, parts", [((), None), ((5, 4), None), ((5,), PARTS)])
-def test_gradient_matches_finite_differences(hidden, parts):
-    """The gradient over the trained parameters (with ``parts``: the parts' rows, through
-    :meth:`PolicyValueNet.reduce`) is the loss's derivative."""
-    rng = np.random.default_rng(1)
-    net = PolicyValueNet.initial("g", 6, 6, hidden, seed=2, parts=parts)
-    net.set_trainable(net.trainable() + rng.normal(0, 0.3, net.trainable_size))
-    obs = rng.normal(size=(7, 6))
-    legal = rng.random((7, 6)) < 0.7
-    legal[:, 0] = True
-    target = rng.random((7, 6)) * legal
-    target /= target.sum(axis=1, keepdims=True)
-    value = rng.uniform(-1, 1, 7)
-    grad = net.reduce(_gradient(net, obs, legal, target, value, 1.0)[0])
-    theta, eps = net.trainable().copy(), 1e-6
-
-    def loss(t):
-        net.set_trainable(t)
-        _, a, b = _gradient(net, obs, legal, target, value, 1.0)
-        return a + b
-
-    for i in range(len(theta)):
-        step = np.zeros_like(theta)
-        step[i] = eps
-        assert abs((loss(theta + step) - loss(theta - step)) / (2 * eps) - grad[i]) < 1e-6
 
 
 @pytest.mark.parametrize("hidden", [(), (8,)])
@@ -73,17 +31,6 @@ def test_numba_forward_equals_numpy(hidden):
         net.dims, net.params, obs[1], legal, 3, out, np.empty(2 * net.dims.max()), NO_FEATURES
     )
     assert np.allclose(out, logits[1, legal]) and np.isclose(v, values[1])
-
-
-def test_fit_learns_a_fixed_target():
-    rng = np.random.default_rng(0)
-    obs = rng.random((200, 5))
-    legal = np.ones((200, 3), bool)
-    target = np.eye(3)[(obs[:, 0] > 0.5).astype(int)]
-    net = PolicyValueNet.initial("g", 5, 3, ())
-    first = fit(net, obs, legal, target, obs[:, 1] * 2 - 1, epochs=1, lr=0.05)
-    last = fit(net, obs, legal, target, obs[:, 1] * 2 - 1, epochs=60, lr=0.05)
-    assert last["policy"] < 0.5 * first["policy"]
 
 
 def test_saved_model_loads_and_plays_identically(tmp_path):
@@ -165,47 +112,6 @@ def test_missing_and_malformed_model_files_are_clear_errors(tmp_path):
     net.save(short)
     with pytest.raises(ValueError, match="parameters"):
         PolicyValueNet.load(short)
-
-
-def test_value_only_fit_learns_the_value_and_keeps_the_policy_head():
-    rng = np.random.default_rng(0)
-    obs = rng.random((300, 5))
-    value = np.tanh(2 * obs[:, 0] - 1)
-    net = PolicyValueNet.initial("g", 5, 3, (4,), seed=1)
-    before = net.params.copy()
-    first = fit(net, obs, None, None, value, epochs=1, lr=0.05)
-    last = fit(net, obs, None, None, value, epochs=80, lr=0.05)
-    assert last["value"] < 0.2 * first["value"]
-    head = slice(_policy_offset(net.dims), _value_offset(net.dims))
-    assert np.array_equal(net.params[head], before[head])
-
-
-def test_value_only_gradient_is_the_full_gradient_without_the_policy_head():
-    rng = np.random.default_rng(2)
-    net = PolicyValueNet.initial("g", 6, 4, (5,), seed=2)
-    net.params += rng.normal(0, 0.3, len(net.params))
-    obs = rng.normal(size=(7, 6))
-    value = rng.uniform(-1, 1, 7)
-    legal = np.ones((7, 4), bool)
-    full, _, _ = _gradient(net, obs, legal, np.full((7, 4), 0.25), value, 1.0)
-    only, _, _ = _gradient(net, obs, None, None, value, 1.0)
-    # the policy loss does not reach the value head; the hidden layers differ by its part
-    keep = np.r_[0 : _policy_offset(net.dims), _value_offset(net.dims) : len(net.params)]
-    assert only.shape == keep.shape
-    assert np.allclose(only[-6:], full[-6:])
-
-
-def test_heuristic_samples_are_reproducible_and_in_range():
-    game = pyspiel.load_game(GAME)
-    obs, value = heuristic_samples(game, 10, seed=3, progress=False)
-    again, value2 = heuristic_samples(game, 10, seed=3, progress=False)
-    assert np.array_equal(obs, again) and np.array_equal(value, value2)
-    assert obs.shape == (len(value), game.obs_size) and len(value) > 50
-    assert set(np.unique(value)) <= {-1.0, 0.0, 1.0}
-    # a game's samples do not depend on the games played before it in a chunk
-    alone, _ = heuristic_samples(game, 1, seed=3, progress=False)
-    first = obs[: len(alone)]
-    assert np.array_equal(alone, first)
 
 
 def test_value_after_backs_up_the_models_value(tmp_path):
@@ -320,100 +226,3 @@ def test_the_root_prior_is_evaluated_once_per_run(tmp_path, depth):
 def test_a_search_without_a_model_evaluates_no_network():
     _, _, _, meta = _run_search("ismcts(iterations=200)", pyspiel.load_game(GAME), 200)
     assert meta[M_EVALS] == 0 and meta[M_ITERATIONS] == 200
-
-
-@pytest.mark.parametrize("parts", [None, PARTS])
-def test_the_sparse_imitation_gradient_is_the_dense_one(parts):
-    """Choices (each row's legal moves and their shares, the head's rows computed only for
-    them) give the gradient and loss of the dense softmax over the legal mask."""
-    rng = np.random.default_rng(8)
-    net = PolicyValueNet.initial("g", 6, 6, (5,), seed=4, parts=parts)
-    net.set_trainable(net.trainable() + rng.normal(0, 0.3, net.trainable_size))
-    obs, value = rng.normal(size=(5, 6)), rng.uniform(-1, 1, 5)
-    row = np.array([0, 0, 1, 1, 1, 2, 2, 3, 3, 3, 3, 4, 4])
-    action = np.array([1, 4, 0, 2, 5, 3, 4, 0, 1, 2, 5, 2, 3])
-    target = rng.random(len(row))
-    target /= np.bincount(row, target)[row]
-    legal, dense = np.zeros((5, 6), bool), np.zeros((5, 6))
-    legal[row, action], dense[row, action] = True, target
-    grad, loss = _choice_gradient(net, obs, Choices(row, action, target), value)
-    want, want_loss, _ = _gradient(net, obs, legal, dense, value, 1.0)
-    assert np.allclose(grad, net.reduce(want)) and np.isclose(loss, want_loss)
-
-
-def test_a_soup_is_the_mean_of_its_models_and_refuses_other_layers(tmp_path):
-    """``PolicyValueNet.soup``: the mean of the trained parameters (with a factored head, of
-    the parts' rows, expanded again), through the file; models of other layers or games are
-    refused."""
-    game = pyspiel.load_game(GAME)
-    a, b = _random_net(game, hidden=(8,), seed=1), _random_net(game, hidden=(8,), seed=2)
-    soup = PolicyValueNet.soup([a, b])
-    assert np.allclose(soup.params, (a.params + b.params) / 2)
-    soup.save(tmp_path / "s.npz")
-    again = PolicyValueNet.load(tmp_path / "s.npz", game)
-    assert np.allclose(again.params, soup.params, atol=1e-6)  # stored as float32
-    with pytest.raises(ValueError, match="must share game, kind, features, layers"):
-        PolicyValueNet.soup([a, _random_net(game, hidden=(4,))])
-    other = pyspiel.load_game("skip_columns(players=2,deck=36)")
-    with pytest.raises(ValueError, match="must share"):
-        PolicyValueNet.soup([a, _random_net(other, hidden=(8,))])
-    parts = [PolicyValueNet.initial("g", 6, 6, (5,), seed=s, parts=PARTS) for s in (3, 4)]
-    for seed, net in enumerate(parts):
-        net.set_trainable(np.random.default_rng(seed).normal(size=net.trainable_size))
-    mixed = PolicyValueNet.soup(parts)
-    assert np.allclose(mixed.trainable(), (parts[0].trainable() + parts[1].trainable()) / 2)
-    assert np.allclose(mixed.params, (parts[0].params + parts[1].params) / 2)
-
-
-@pytest.mark.parametrize(
-    "hidden, parts, features, grown",
-    [
-        ((5, 4), None, 0, (8, 4)),
-        ((5, 4), None, 0, (5, 7, 7, 7)),
-        ((5,), PARTS, 0, (9, 9)),
-        ((5, 4), PARTS, 3, (6, 6)),
-    ],
-)
-def test_a_grown_model_scores_every_move_as_before(tmp_path, hidden, parts, features, grown):
-    """``PolicyValueNet.grown``: wider and appended layers change no output (policy, value,
-    action features' term) until trained, through the Numba forward and (a head of one row
-    per action: parts are read from the game) the file; the new units' incoming weights are
-    random, not zero (they can learn)."""
-    rng = np.random.default_rng(5)
-    net = PolicyValueNet.initial("g", 6, 6, hidden, seed=1, parts=parts)
-    if features:
-        net = net.with_action_features(1, features)
-    net.set_trainable(rng.normal(0, 0.5, net.trainable_size))
-    big = net.grown(grown, seed=2)
-    assert big.dims.tolist() == [6, *grown, 6]
-    assert np.count_nonzero(big.trainable()) > np.count_nonzero(net.trainable()) + 6
-    again = big
-    if parts is None:
-        big.save(tmp_path / "big.npz")
-        again = PolicyValueNet.load(tmp_path / "big.npz")
-    legal = np.arange(6, dtype=np.int64)
-    feats = rng.normal(size=(6, features)) if features else NO_FEATURES
-    for x in rng.normal(size=(4, 6)):
-        outs = []
-        for model in (net, big, again):
-            out = np.empty(6)
-            scratch = np.empty(2 * model.dims.max())
-            v = net_logits(model.dims, model.params, x, legal, 6, out, scratch, feats)
-            outs.append(np.append(out, v))
-        assert np.allclose(outs[0], outs[1]) and np.allclose(outs[0], outs[2], atol=1e-4)
-
-
-def test_a_model_grows_only_wider_or_deeper():
-    """Narrower or fewer layers, appended layers of another width, or a linear model are
-    refused with a message naming the layers."""
-    net = PolicyValueNet.initial("g", 6, 6, (5, 4), seed=1)
-    with pytest.raises(ValueError, match=r"do not extend this model's \[5, 4\]"):
-        net.grown((4, 4))
-    with pytest.raises(ValueError, match="do not extend"):
-        net.grown((5,))
-    with pytest.raises(ValueError, match="must be as wide as the last one"):
-        net.grown((5, 4, 3))
-    with pytest.raises(ValueError, match="at most 4096 wide"):
-        net.grown((5, 5000))
-    with pytest.raises(ValueError, match="without hidden layers"):
-        PolicyValueNet.initial("g", 6, 6).grown((3,))

@@ -1,7 +1,7 @@
 """Policy gradient against the heuristic (``method = "reinforce"``): the kernel's games replay
 through pyspiel with the moves drawn from the model's policy; the gradient is REINFORCE's with
 the value as baseline; a run starts from its model, extends to the same end as a longer run,
-and refuses what it does not use."""
+and refuses what it does not use (another method's fields, and options since removed)."""
 
 from types import SimpleNamespace
 
@@ -9,19 +9,14 @@ import numpy as np
 import pytest
 
 from agents.learned import LearnedBot
-from agents.model import (
-    Adam,
-    Choices,
-    PolicyValueNet,
-    _choice_gradient,
-    fit_reinforce,
-)
+from agents.model import PolicyValueNet
 from skip_ai.kernel.rng import base_seed, derive, make_rng, uniform
 from skip_ai.pyspiel_wrapper import load
 from skip_ai.training import run_training
+from skip_ai.training.actor_kernel import SELF_PLAY_FAMILY
 from skip_ai.training.chunks import model_sides, play_reinforce_chunk
 from skip_ai.training.config import TrainConfigError, load_train_config, load_train_configs
-from skip_ai.training.reinforce_actor import SELF_PLAY_FAMILY
+from skip_ai.training.optimiser import Adam, Choices, _choice_gradient, fit_reinforce
 from tests.test_dmc import replay, targets_are_returns
 
 GAME = "skip_columns(players=2,deck=36)"
@@ -62,27 +57,6 @@ def test_the_models_side_draws_its_moves_from_its_policy(first):
     n = len(movers)
     assert targets_are_returns(game, SimpleNamespace(target=c.target[:n]), state, movers)
     assert c.moves.probs.sum() == len(c.actions)  # one move played per row
-
-
-@pytest.mark.parametrize("first", [3, 4])
-def test_a_duplicate_baseline_is_what_the_heuristic_got_on_the_same_deal(first):
-    """With ``duplicate`` the model's games are the same; game ``first``'s rows get the return
-    of the model's side when the heuristic plays every seat from the game's seed (walked
-    through pyspiel)."""
-    game = load(GAME)
-    net = model(game)
-    plain = play_reinforce_chunk(GAME, 7, first, 2000, net.dims, net.params, 0.5)
-    dup = play_reinforce_chunk(GAME, 7, first, 2000, net.dims, net.params, 0.5, duplicate=True)
-    assert plain.base is None
-    for field in ("obs", "actions", "target"):
-        assert np.array_equal(getattr(plain, field), getattr(dup, field))
-    rng = make_rng(int(derive(np.uint64(base_seed(7)), first)))
-    state, _ = replay(game, dup, rng, None, lambda seat: False, whole=False)
-    seat = int(np.log2(model_sides(game)[first % 2] & -model_sides(game)[first % 2]))
-    lo, hi = game.min_utility(), game.max_utility()
-    assert dup.base[0] == 2 * (state.returns()[seat] - lo) / (hi - lo) - 1
-    assert set(np.unique(dup.base)) <= {-1.0, 0.0, 1.0} and len(np.unique(dup.base)) > 1
-    assert not np.array_equal(dup.base, dup.target)  # not the model's own returns
 
 
 @pytest.mark.parametrize("first", [3, 4])
@@ -155,11 +129,9 @@ def test_chunks_are_reproducible_and_never_hold_half_a_game():
         play_reinforce_chunk(GAME, 1, 0, 2, net.dims, net.params, 0.5)
 
 
-@pytest.mark.parametrize("given", [False, True])
-def test_the_policy_gradient_is_reinforces_with_the_value_as_baseline(given):
+def test_the_policy_gradient_is_reinforces_with_the_value_as_baseline():
     """Each row's cross-entropy to the move played, at the temperature, weighted by its return
-    minus the value (held fixed) or minus the baseline ``given``, plus the value's squared
-    error: by finite differences."""
+    minus the value (held fixed), plus the value's squared error: by finite differences."""
     rng = np.random.default_rng(3)
     net = PolicyValueNet.initial("g", 6, 6, (5,), seed=4)
     net.set_trainable(net.trainable() + rng.normal(0, 0.3, net.trainable_size))
@@ -168,11 +140,10 @@ def test_the_policy_gradient_is_reinforces_with_the_value_as_baseline(given):
     action = np.array([1, 4, 0, 2, 5, 3, 4, 0, 1, 5])
     played = np.array([0, 1, 0, 0, 1, 1, 0, 0, 1, 0], float)
     temperature = 0.5
-    base = rng.choice([-1.0, 0.0, 1.0], 4) if given else None
     c = Choices(row, action, played)
-    grad, _ = _choice_gradient(net, obs, c, ret, temperature, advantage=True, baseline=base)
+    grad, _ = _choice_gradient(net, obs, c, ret, temperature, advantage=True)
     theta = net.trainable().copy()
-    weight = (ret - (base if given else net.forward(obs)[1]))[row]
+    weight = (ret - net.forward(obs)[1])[row]
 
     def objective(t):
         net.set_trainable(t)
@@ -276,13 +247,12 @@ def test_a_run_starts_from_its_model_and_extends_to_a_longer_runs_end(tmp_path):
         ("temperature", "temperature = 0", "temperature must be a finite number in"),
         ("start", "", "needs start"),
         ("start", 'start = "nowhere.npz"', "start: "),
-        ("hidden", "hidden = [8]", "hidden: not used by method"),
-        ("imitation", "imitation = 1000", "imitation: not used by method"),
-        ("method", 'method = "dmc"', "start is the model of"),
-        ("baseline", 'baseline = "mean"', "baseline must be one of value, duplicate"),
+        ("hidden", "hidden = [8]", 'hidden is for method = "dmc" only, not "reinforce"'),
+        ("imitation", "imitation = 1000", 'imitation is for method = "dmc" only'),
+        ("method", 'method = "dmc"', 'start is for method = "reinforce" only, not "dmc"'),
         ("self_play", "self_play = 1.5", "self_play must be a number in"),
         ("self_play", 'self_play = "half"', "self_play must be a number in"),
-        ("baseline", 'baseline = "duplicate"\nself_play = 0.5', "no heuristic side"),
+        ("baseline", 'baseline = "value"', "unknown field\\(s\\) baseline"),
     ],
 )
 def test_bad_policy_gradient_configs_are_refused(tmp_path, key, line, message):
@@ -291,22 +261,20 @@ def test_bad_policy_gradient_configs_are_refused(tmp_path, key, line, message):
 
 
 @pytest.mark.parametrize(
-    "key, value, line, message",
-    [
-        ("baseline", "duplicate", 'baseline = "duplicate"', "baseline is for method"),
-        ("self_play", 0.5, "self_play = 0.5", "self_play is for method"),
-    ],
+    "key, value, line",
+    [("self_play", 0.5, "self_play = 0.5"), ("temperature", 0.4, "temperature = 0.4")],
 )
 def test_an_option_of_the_policy_gradient_is_refused_with_dmc_and_is_in_the_runs_identity(
-    tmp_path, key, value, line, message
+    tmp_path, key, value, line
 ):
-    path = _config(tmp_path, "bad", start="", method='method = "dmc"', baseline="")
+    path = _config(tmp_path, "bad", start="", method='method = "dmc"')
     path.write_text(path.read_text() + line + "\n")
-    with pytest.raises(TrainConfigError, match=message):
+    with pytest.raises(TrainConfigError, match=f'{key} is for method = "reinforce" only'):
         load_train_config(path)
     plain = load_train_config(_config(tmp_path, "a"))
     given = load_train_config(_config(tmp_path, "b", **{key: line}))
-    assert key not in plain.identity()  # runs from before it still resume
+    if key == "self_play":
+        assert key not in plain.identity()  # runs from before it still resume
     assert given.identity()[key] == value
 
 

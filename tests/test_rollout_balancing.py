@@ -1,4 +1,4 @@
-"""Simulation balancing (skip_ai.training.rollout_balancing): expert positions, the rollouts'
+"""Simulation balancing (skip_ai.tuning.rollout_balancing): expert positions, the rollouts'
 squared
 bias, the tuning, its file and its commands."""
 
@@ -13,7 +13,7 @@ from agents.heuristics import heuristic_module
 from agents.search_config import load_search_config
 from skip_ai.cli import main
 from skip_ai.kernel.state import H_CUR
-from skip_ai.training.rollout_balancing import (
+from skip_ai.tuning.rollout_balancing import (
     Positions,
     balance,
     expert_positions,

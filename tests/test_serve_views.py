@@ -10,7 +10,7 @@ import pyspiel
 import pytest
 from conftest import ALL_VARIANTS, first_variants_fast
 
-from skip_ai.games import words
+from skip_ai import words
 from skip_ai.kernel.state import CHANCE, hidden_from
 from skip_ai.serve.views import search_view, table_view
 

@@ -10,7 +10,7 @@ from skip_ai.kernel.rng import base_seed, derive, make_rng
 from skip_ai.play import play
 from skip_ai.pyspiel_wrapper import load
 from skip_ai.training.config import load_train_config
-from skip_ai.training.dmc import run_training
+from skip_ai.training.run import run_training
 from skip_ai.training.teacher_data import TeacherSamples, teacher_games, teacher_samples
 
 GAME = "skip_columns(players=2,deck=36)"

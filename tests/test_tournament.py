@@ -14,14 +14,17 @@ import pyspiel
 import pytest
 
 from agents.factory import AGENTS
+from agents.model import PolicyValueNet
 from agents.random_agent import RandomBot
 from skip_ai.cli import main
 from skip_ai.duplicate import seatings
+from skip_ai.match import play_seating
 from skip_ai.pyspiel_wrapper import load
 from skip_ai.records import SCHEMA, read_records
 from skip_ai.tournament import ConfigError, StoreError, load_config, run_tournament
 from skip_ai.tournament.config import parse_config
 from skip_ai.tournament.schedule import schedule, schedule_size
+from skip_ai.tournament.worker import play_games
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -217,6 +220,10 @@ class CrashBot(RandomBot):
         super().__init__(seed)
         self.moves = 0
 
+    def new_game(self, seed: int) -> None:
+        super().new_game(seed)
+        self.moves = 0
+
     def step(self, state: pyspiel.State) -> int:
         self.moves += 1
         if self.moves == 3:
@@ -238,6 +245,45 @@ def test_a_failing_game_is_recorded_as_failed(tmp_path, monkeypatch, capsys):
     assert failed.error.str.contains("RuntimeError: the crash agent gave up").all()
     assert failed.returns.isna().all() and failed.seed.notna().all()
     assert (df[df.status == "ok"].agent_b != "crash").all()
+
+
+def test_a_task_builds_each_sides_bot_once_and_plays_as_bots_built_per_game(monkeypatch):
+    built = []
+    monkeypatch.setitem(AGENTS, "counted", lambda game, seed: built.append(seed) or RandomBot(seed))
+    reads = []
+    load_model = PolicyValueNet.load
+    monkeypatch.setattr(
+        PolicyValueNet,
+        "load",
+        staticmethod(lambda path, game=None: reads.append(path) or load_model(path, game)),
+    )
+    c = parse_config(
+        {
+            "name": "t",
+            "deals": 3,
+            "games": [{"game": "skip_columns"}],
+            "agents": [
+                {"name": "model", "spec": "learned(model=skip_columns)"},
+                {"name": "rnd", "spec": "counted"},
+            ],
+        }
+    )
+    built.clear()  # parsing the config built each agent once to check it, and read the model
+    reads.clear()
+    games = list(schedule(c))
+    rows = play_games("t", "v", games)
+    assert len(rows) == len(games) == 6 and all(r["status"] == "ok" for r in rows)
+    assert built == [0] and len(reads) == 1  # the spec parsed and its model read once a task
+    layouts = seatings(load("skip_columns"))
+    for s, row in zip(games, rows):
+        alone = play_seating(
+            load("skip_columns"),
+            s.seed,
+            layouts[s.seating],
+            "learned(model=skip_columns)",
+            "random",
+        )
+        assert row["actions"] == alone["state"].history()
 
 
 def test_changed_config_is_refused_and_records_kept(tmp_path):

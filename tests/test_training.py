@@ -15,7 +15,7 @@ from agents.search_config import load_search_config
 from agents.weights import FORMAT as WEIGHTS_FORMAT
 from agents.weights import load_weights
 from skip_ai.cli import main
-from skip_ai.training.tuning import save_search, save_weights, tune_heuristic, tune_search
+from skip_ai.tuning.players import save_search, save_weights, tune_heuristic, tune_search
 
 GAME = "skip_brook(players=4)"
 
@@ -173,7 +173,7 @@ def test_search_file_without_prior_c_loads_without_a_heuristic_prior(tmp_path):
 
 
 def test_committed_trained_files_load_for_their_games():
-    """The tuned weights and searches in results/training (the README's trained opponents)
+    """The tuned weights and searches in results/training (docs/training.md's trained searches)
     still fit their games' heuristics."""
     from pathlib import Path
 

@@ -19,7 +19,7 @@ from skip_ai.training import run_training
 from skip_ai.training.actors import InProcess, chunk_players
 from skip_ai.training.chunks import Chunk, play_chunk
 from skip_ai.training.config import PART_SHIFT, load_train_config
-from skip_ai.training.dmc import State, _start, _submit
+from skip_ai.training.run import State, _start, _submit
 
 
 def _config(tmp_path, name, actors=0, parts=2, decisions=16_000):

@@ -34,7 +34,7 @@ from numba import njit
 
 from agents.heuristics._pick import better
 from skip_ai.games import domino as K
-from skip_ai.games.domino_grid import answers
+from skip_ai.games.domino.grid import answers
 from skip_ai.kernel.bits import lowest, popcount
 from skip_ai.kernel.state import H_CUR, param
 from skip_ai.kernel.tricks import TK_TABLE, hidden_cards, opponents_may_hold, table_is_ours

@@ -1,7 +1,7 @@
 """Learning curves of runs that continue one another (``start`` = the previous run's model),
 drawn end to end by decisions, beside the selection scores of chosen snapshots.
 
-    python experiments/bench/chained_curves.py --out results/learned-features-2.png \
+    python experiments/bench/chained_curves.py --out results/learned/features-pairs-captains.png \
         --game "Pyatki in pairs" runs/features-pyatki-pairs runs/features-pyatki-pairs-2 ... \
         --select runs/features-pyatki-pairs-2/models/d0012017649.npz=0.584:0.568:0.600 ...
 

@@ -15,9 +15,10 @@ import time
 
 import numpy as np
 
-from agents.model import Adam, PolicyValueNet, fit_q
+from agents.model import PolicyValueNet
 from skip_ai.pyspiel_wrapper import load
 from skip_ai.training.chunks import play_chunk
+from skip_ai.training.optimiser import Adam, fit_q
 
 
 def main() -> None:

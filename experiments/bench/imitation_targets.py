@@ -26,10 +26,11 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.model import Adam, PolicyValueNet, factored_head, fit_imitation
+from agents.model import PolicyValueNet, factored_head
 from skip_ai.match import match
 from skip_ai.pyspiel_wrapper import load
-from skip_ai.training.dmc import IMITATION_FIRST
+from skip_ai.training.optimiser import Adam, fit_imitation
+from skip_ai.training.run import IMITATION_FIRST
 from skip_ai.training.teacher_data import TeacherSamples, teacher_samples
 
 

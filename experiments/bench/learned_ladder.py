@@ -1,9 +1,9 @@
 """What each committed model is worth in search iterations (results/learned.md).
 
     python experiments/bench/learned_ladder.py --deals 60 --seed 4242 \
-        --out results/learned-ladder.json --png results/learned-ladder.png
+        --out results/learned/ladder.json --png results/learned/ladder.png
 
-For each game with a committed model (``results/models/<game>.npz``, the game's default
+For each game with a committed model (``skip_ai/models/<game>.npz``, the game's default
 variant), plays ``learned(model)`` alone against ``ismcts(iterations=N)`` for N up the
 ``--budgets`` ladder, on ``--deals`` duplicate deals of the ``--seed`` family, and stops a game's
 ladder after the first budget whose 95% interval lies wholly below 0.5 (the larger budgets would
@@ -37,7 +37,7 @@ from skip_ai.match import match
 from skip_ai.pyspiel_wrapper import load
 
 ROOT = Path(__file__).resolve().parents[2]
-MODELS = ROOT / "results" / "models"
+MODELS = ROOT / "skip_ai" / "models"
 BUDGETS = (100, 400, 1600, 6400, 25600)
 
 
@@ -109,7 +109,7 @@ def _write(path: Path, rows: list[dict]) -> None:
 
 def ladder(game_name: str, args: argparse.Namespace, rows: list[dict]) -> None:
     """Plays the game's ladder, appending to ``rows`` (and ``args.out``) what is not there."""
-    model = MODELS / f"{game_name}.npz"
+    spec_a = f"learned(model={game_name})"  # the shipped model, from any working folder
     game = load(game_name)
     mine = [r for r in rows if r["game_name"] == game_name and r["kind"] == "ladder"]
     for n in args.budgets:
@@ -117,14 +117,13 @@ def ladder(game_name: str, args: argparse.Namespace, rows: list[dict]) -> None:
         if not done:
             spec_b = f"ismcts(iterations={n})"
             t0 = time.process_time()
-            # played from the absolute path (any working folder), recorded by the repository's
-            r = match(game, f"learned(model={model})", spec_b, args.deals, args.seed)
+            r = match(game, spec_a, spec_b, args.deals, args.seed)
             done = [
                 {
                     "kind": "ladder",
                     "game_name": game_name,
                     "game": str(game),
-                    "a": f"learned(model={model.relative_to(ROOT)})",
+                    "a": spec_a,
                     "b": spec_b,
                     "iterations": n,
                     "deals": args.deals,
@@ -255,7 +254,7 @@ def main() -> None:
     games = args.games or sorted(p.stem for p in MODELS.glob("*.npz"))
     missing = [g for g in games if not (MODELS / f"{g}.npz").exists()]
     if missing:
-        ap.error(f"no committed model (results/models/GAME.npz) for: {', '.join(missing)}")
+        ap.error(f"no committed model (skip_ai/models/GAME.npz) for: {', '.join(missing)}")
     for g in games:
         ladder(g, args, rows)
 

@@ -77,6 +77,7 @@ def speedup(tmp: Path) -> None:
 
 
 def overhead(tmp: Path) -> None:
+    from agents import PreparedAgent
     from skip_ai.duplicate import seatings
     from skip_ai.match import play_seating
     from skip_ai.pyspiel_wrapper import load
@@ -91,11 +92,12 @@ def overhead(tmp: Path) -> None:
         game = load(c.games[0])
         layouts = seatings(game)
         run_tournament(config(tmp / f"warm-{deals}", c.games, agents, 1), progress=False)
+        sides = [PreparedAgent(spec, game) for spec in agents.values()]  # once, as a task does
         bare, rec = [], []  # (wall, cpu) per repetition; alternate them, keep the best
         for rep in range(3):
             w0, c0 = time.perf_counter(), time.process_time()
             for s in schedule(c):
-                play_seating(game, s.seed, layouts[s.seating], s.agent_a.spec, s.agent_b.spec)
+                play_seating(game, s.seed, layouts[s.seating], *sides)
             bare.append((time.perf_counter() - w0, time.process_time() - c0))
             c = config(tmp / f"over-{deals}-{rep}", c.games, agents, deals)
             w0, c0 = time.perf_counter(), time.process_time()

@@ -43,7 +43,7 @@ out = "{out}"
 def run(game: str, decisions: int, parts: int, actors: int, backend: str, root: Path) -> dict:
     out = root / f"p{parts}-a{actors}-{backend}"
     path = out.with_suffix(".toml")
-    start = Path("results/models") / f"{game.split('(')[0]}.npz"
+    start = Path("skip_ai/models") / f"{game.split('(')[0]}.npz"
     text = CONFIG.format(
         game=game, start=start, decisions=decisions, actors=actors, parts=parts, out=out
     )

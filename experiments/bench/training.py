@@ -2,7 +2,7 @@
 
     python experiments/bench/training.py --seconds 0.02 --deals 50 \
         --tuned "skip_brook(players=4)=runs/tuned/brook-4.json" ... \
-        --out results/training.md
+        --out results/training/training.md
 
 - ``--tuned GAME=WEIGHTS.json``: ISMCTS whose heuristic rollouts use weights tuned by
   ``skip-ai tune`` vs ISMCTS with the default weights, both ``ismcts(seconds=S)``; with
@@ -39,7 +39,7 @@ from agents.ismcts import ISMCTSAgent  # noqa: E402
 from agents.search_config import FORMAT as SEARCH_FORMAT  # noqa: E402
 from agents.search_config import SearchConfig  # noqa: E402
 from skip_ai.match import match  # noqa: E402
-from skip_ai.training.tuning import search_config  # noqa: E402
+from skip_ai.tuning.players import search_config  # noqa: E402
 
 
 def equal_time(
@@ -237,7 +237,7 @@ def main() -> None:
     )
     ap.add_argument("--models", nargs="*", default=[], help="GAME=MODEL.npz")
     ap.add_argument("--searched", nargs="*", default=[], help="GAME=SEARCH.json")
-    ap.add_argument("--out", type=Path, default=Path("results/training.md"))
+    ap.add_argument("--out", type=Path, default=Path("results/training/training.md"))
     args = ap.parse_args()
     tuned = dict(t.rsplit("=", 1) for t in args.tuned)
     prior = ",heuristic_prior=true" if args.prior else ""

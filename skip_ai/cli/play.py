@@ -36,10 +36,10 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from agents import make_agent
-    from skip_ai.games.words import result_text
     from skip_ai.kernel.rng import make_rng
     from skip_ai.play import play
     from skip_ai.pyspiel_wrapper import load
+    from skip_ai.words import result_text
 
     game = load(args.game)
     specs = seat_specs(args.seat, args.others, game.num_players())

@@ -1,4 +1,5 @@
-"""``skip-ai train``: deep Monte-Carlo training of a Q model (resumable)."""
+"""``skip-ai train``: a training run of a learned model, deep Monte-Carlo or policy gradient
+(resumable)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from skip_ai.cli.output import interrupted
 def add_parsers(sub: argparse._SubParsersAction) -> None:
     train = sub.add_parser(
         "train",
-        help="deep Monte-Carlo: self-play in Numba, fit a Q model, evaluate (rerun resumes)",
+        help="train a learned model (deep Monte-Carlo or policy gradient: the config's method), "
+        "evaluating it as it goes (rerun resumes)",
     )
     train.add_argument("config", help="a training config (TOML): one game, or several in turn")
     train.add_argument(

@@ -86,7 +86,7 @@ def _add_positions(sub: argparse._SubParsersAction) -> None:
 
 def run_positions(args: argparse.Namespace) -> int:
     from skip_ai.paths import output_file
-    from skip_ai.training import rollout_balancing
+    from skip_ai.tuning import rollout_balancing
 
     output_file(args.out, "--out")
     pos = rollout_balancing.expert_positions(
@@ -122,7 +122,7 @@ def run_tune(args: argparse.Namespace) -> int:
 
 def _tune_rollouts(args: argparse.Namespace, cem: dict) -> int:
     from skip_ai.pyspiel_wrapper import load
-    from skip_ai.training import rollout_balancing
+    from skip_ai.tuning import rollout_balancing
 
     game = load(args.game)
     positions = rollout_balancing.load_positions(args.balance, game)
@@ -139,18 +139,18 @@ def _tune_rollouts(args: argparse.Namespace, cem: dict) -> int:
 
 
 def _tune_search(args: argparse.Namespace, cem: dict, deals: int) -> int:
-    from skip_ai.training import tuning
+    from skip_ai.tuning import players
 
-    r = tuning.tune_search(
+    r = players.tune_search(
         args.game,
         budget=args.search,
         deals=deals,
         seed=args.seed,
         eval_deals=args.eval_deals,
-        tune=tuple(args.tune.split(",")) if args.tune else tuning.SEARCH_PARAMS,
+        tune=tuple(args.tune.split(",")) if args.tune else players.SEARCH_PARAMS,
         **cem,
     )
-    tuning.save_search(r, args.out)
+    players.save_search(r, args.out)
     s = r.config
     print(
         f"{r.game}: uct_c {s.uct_c:.3f}, rollout_eps {s.rollout_eps:.3f}, prior_c "
@@ -164,10 +164,10 @@ def _tune_search(args: argparse.Namespace, cem: dict, deals: int) -> int:
 
 
 def _tune_heuristic(args: argparse.Namespace, cem: dict, deals: int) -> int:
-    from skip_ai.training import tuning
+    from skip_ai.tuning import players
 
-    r = tuning.tune_heuristic(args.game, deals=deals, seed=args.seed, **cem)
-    tuning.save_weights(r, args.out)
+    r = players.tune_heuristic(args.game, deals=deals, seed=args.seed, **cem)
+    players.save_weights(r, args.out)
     print(
         f"{r.game}: tuned {dict(zip(r.names, r.best.round(3).tolist()))}\n"
         f"vs the defaults on fresh deals: {r.score[0]:.3f} [{r.score[1]:.3f}, "

@@ -21,9 +21,7 @@ import sys
 import numpy as np
 from numba import njit
 
-from skip_ai import cards
-from skip_ai.games import text
-from skip_ai.games.spec import DECK_36_FOR_1V1, PLAYERS_2_4_6, REMOVE4, GameSpec, Mirror
+from skip_ai import cards, text
 from skip_ai.kernel.bits import list_segments, sample_segments
 from skip_ai.kernel.resample import plan_default as resample_plan  # noqa: F401  (kernel API)
 from skip_ai.kernel.resample import redeal as resample_planned  # noqa: F401  (kernel API)
@@ -62,7 +60,9 @@ from skip_ai.kernel.tricks import (
 )
 from skip_ai.kernel.tricks import taken_scores as scores  # noqa: F401  (kernel API)
 from skip_ai.kernel.tricks import write_observation as write_trick_observation
+from skip_ai.layout import Layout, taken_zones, trick_facts
 from skip_ai.pyspiel_wrapper import register
+from skip_ai.spec import DECK_36_FOR_1V1, PLAYERS_2_4_6, REMOVE4, GameSpec, Mirror
 
 P_PLAYERS, P_DECK, P_REMOVE4 = 0, 1, 2
 PASS = 54
@@ -150,7 +150,7 @@ def observation(s, p, out):
     write_trick_observation(s, p, out, OBS_COMMON)
 
 
-# ----- Python side: declaration and text --------------------------------------------------
+# ----- Python side: declaration, text and the table in a browser --------------------------
 
 TEAM_NAMES = ("team 0", "team 1")
 
@@ -177,6 +177,15 @@ def _title(s) -> str:
     )
 
 
+def _layout(s) -> Layout:
+    """The stream and the cards each team took (``GameSpec.layout``)."""
+    stream = [int(s[BR_STREAM + i]) for i in range(int(s[BR_STREAM_N]))]
+    return {
+        "zones": [{"kind": "row", "title": "stream", "cards": stream}, *taken_zones(s, TEAM_NAMES)],
+        "facts": trick_facts(s),
+    }
+
+
 SPEC = GameSpec(
     short_name="skip_brook",
     long_name="Brook",
@@ -193,6 +202,7 @@ SPEC = GameSpec(
     action_to_string=action_to_string,
     title=_title,
     table_lines=_table_lines,
+    layout=_layout,
     team_names=TEAM_NAMES,
     mirror=Mirror(swap_colours=False),
 )

@@ -21,9 +21,7 @@ import sys
 import numpy as np
 from numba import njit
 
-from skip_ai import cards
-from skip_ai.games import text
-from skip_ai.games.spec import DECK_36_52, PLAYERS_2_4_6, GameSpec, Mirror
+from skip_ai import cards, text
 from skip_ai.kernel.resample import plan_default as resample_plan  # noqa: F401  (kernel API)
 from skip_ai.kernel.resample import redeal as resample_planned  # noqa: F401  (kernel API)
 from skip_ai.kernel.resample import resample_hidden as resample  # noqa: F401  (kernel API)
@@ -56,7 +54,9 @@ from skip_ai.kernel.state import (
 # the deal is the game's only chance event
 from skip_ai.kernel.state import sample_undealt as sample_chance  # noqa: F401  (kernel API)
 from skip_ai.kernel.state import undealt_cards as chance_outcomes  # noqa: F401  (kernel API)
+from skip_ai.layout import Layout, deck_ranks
 from skip_ai.pyspiel_wrapper import register
+from skip_ai.spec import DECK_36_52, PLAYERS_2_4_6, GameSpec, Mirror
 
 P_PLAYERS, P_DECK = 0, 1
 
@@ -138,7 +138,7 @@ def observation(s, p, out):
             out[OBS_COMMON + NUM_CARDS * row + s[GRID + 4 * r + row]] = 1.0
 
 
-# ----- Python side: declaration and text --------------------------------------------------
+# ----- Python side: declaration, text and the table in a browser --------------------------
 
 TEAM_NAMES = ("Red", "Black")
 
@@ -175,6 +175,29 @@ def _table_lines(s) -> list[str]:
     return [*_grid_lines(s), _finish_text(s)]
 
 
+def _layout(s) -> Layout:
+    """The columns as a grid, the finish row on top (``GameSpec.layout``)."""
+    ranks = deck_ranks(int(param(s, P_DECK)))
+    cells = [
+        {"row": FINISH - row, "col": j, "card": int(s[GRID + 4 * (rank - 2) + row])}
+        for j, rank in enumerate(ranks)
+        for row in range(ROWS)
+        if int(s[GRID + 4 * (rank - 2) + row]) >= 0
+    ]
+    return {
+        "zones": [
+            {
+                "kind": "grid",
+                "title": "columns",
+                "cells": cells,
+                "row_labels": ["finish", "3", "2", "1"],
+                "col_labels": [cards.RANK_CHARS[r - 2] for r in ranks],
+            }
+        ],
+        "facts": [],
+    }
+
+
 SPEC = GameSpec(
     short_name="skip_columns",
     long_name="Columns",
@@ -190,6 +213,7 @@ SPEC = GameSpec(
     action_to_string=action_to_string,
     title=_title,
     table_lines=_table_lines,
+    layout=_layout,
     team_names=TEAM_NAMES,
     mirror=Mirror(swap_colours=True),
 )

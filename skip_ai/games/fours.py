@@ -42,9 +42,7 @@ import sys
 import numpy as np
 from numba import njit
 
-from skip_ai import cards
-from skip_ai.games import text
-from skip_ai.games.spec import DECK_36_52, GameSpec, Mirror, Param
+from skip_ai import cards, text
 from skip_ai.kernel.bits import list_segments, lowest, sample_segments
 from skip_ai.kernel.resample import plan_default as resample_plan  # noqa: F401  (kernel API)
 from skip_ai.kernel.resample import redeal as resample_planned  # noqa: F401  (kernel API)
@@ -77,6 +75,7 @@ from skip_ai.kernel.state import (
 from skip_ai.kernel.state import sample_undealt as sample_chance  # noqa: F401  (kernel API)
 from skip_ai.kernel.state import undealt_cards as chance_outcomes  # noqa: F401  (kernel API)
 from skip_ai.kernel.tricks import (
+    LOC_TABLE,
     OBS_TRICKS,
     TRICK_END,
     init_tricks,
@@ -88,7 +87,9 @@ from skip_ai.kernel.tricks import (
 )
 from skip_ai.kernel.tricks import taken_scores as scores  # noqa: F401  (kernel API)
 from skip_ai.kernel.tricks import write_observation as write_trick_observation
+from skip_ai.layout import Layout, taken_zones
 from skip_ai.pyspiel_wrapper import register
+from skip_ai.spec import DECK_36_52, GameSpec, Mirror, Param
 
 P_DECK, P_LEAD_ORDER, P_TRICK_LEAD = 0, 1, 2
 CLOCKWISE, TEAM = 0, 1
@@ -223,7 +224,7 @@ def observation(s, p, out):
     out[base + 2 * PLAYERS + 1] = s[FO_TRICKS] / 13.0
 
 
-# ----- Python side: declaration and text --------------------------------------------------
+# ----- Python side: declaration, text and the table in a browser --------------------------
 
 TEAM_NAMES = ("team 0", "team 1")
 LEAD_ORDERS = ("clockwise", "team")
@@ -268,6 +269,30 @@ def public_record(s) -> str:
     return "leads: " + (" | ".join(leads) or "-")
 
 
+def _layout(s) -> Layout:
+    """The leads of the trick in play, each with the cards put down and by whom, and the cards
+    each team took (``GameSpec.layout``)."""
+    zones = []
+    for i in range(int(s[FO_TRICK_START]), int(s[FO_NLEADS])):
+        rank = int(s[FO_LEAD_RANK + i])
+        down = [c for c in range(rank, 52, 13) if s[LOC + c] == LOC_TABLE]
+        by = ", ".join(f"seat {int(s[FO_FROM + c])}" for c in down)
+        zones.append(
+            {
+                "kind": "row",
+                "title": f"{cards.RANK_CHARS[rank]} led by seat {int(s[FO_LEAD_SEAT + i])}",
+                "note": f"put down by {by}",
+                "cards": down,
+            }
+        )
+    if not zones:
+        zones.append({"kind": "row", "title": "table", "cards": []})
+    return {
+        "zones": [*zones, *taken_zones(s, TEAM_NAMES)],
+        "facts": [f"tricks taken: {int(s[FO_TRICKS])}"],
+    }
+
+
 def _title(s) -> str:
     return (
         f"Fours, {int(param(s, P_DECK))} cards, lead_order="
@@ -307,6 +332,7 @@ SPEC = GameSpec(
     action_to_string=action_to_string,
     title=_title,
     table_lines=_table_lines,
+    layout=_layout,
     team_names=TEAM_NAMES,
     mirror=Mirror(swap_colours=False),
     public_record=public_record,

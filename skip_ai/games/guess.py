@@ -44,9 +44,7 @@ import sys
 import numpy as np
 from numba import njit
 
-from skip_ai import cards
-from skip_ai.games import text
-from skip_ai.games.spec import DECK_36_52, PLAYERS_4_6, GameSpec, Mirror, Param
+from skip_ai import cards, text
 from skip_ai.kernel.bits import bit, list_segments, sample_segments
 from skip_ai.kernel.resample import plan_default as resample_plan  # noqa: F401  (kernel API)
 from skip_ai.kernel.resample import redeal as resample_planned  # noqa: F401  (kernel API)
@@ -88,7 +86,9 @@ from skip_ai.kernel.tricks import (
 )
 from skip_ai.kernel.tricks import taken_scores as scores  # noqa: F401  (kernel API)
 from skip_ai.kernel.tricks import write_observation as write_trick_observation
+from skip_ai.layout import Layout, taken_zones
 from skip_ai.pyspiel_wrapper import register
+from skip_ai.spec import DECK_36_52, PLAYERS_4_6, GameSpec, Mirror, Param
 
 P_PLAYERS, P_DECK, P_JOKERS, P_TIEBREAK = 0, 1, 2, 3
 TIEBREAKS = ("values", "draw")
@@ -327,7 +327,7 @@ def observation(s, p, out):
     out[OBS_EMPTY_PASS] = float(s[GS_EMPTY_PASS])
 
 
-# ----- Python side: declaration and text --------------------------------------------------
+# ----- Python side: declaration, text and the table in a browser --------------------------
 
 TEAM_NAMES = ("team 0", "team 1")
 
@@ -384,6 +384,34 @@ def _title(s) -> str:
     )
 
 
+def _layout(s) -> Layout:
+    """The stream as a grid, a column per card and a row per team member, and the cards each
+    team took (``GameSpec.layout``)."""
+    rows = text.players(s) // 2
+    col, starter = int(s[GS_COL]), int(s[GS_STARTER])
+    shown = col + (1 if int(s[GS_FILLED]) else 0) if starter >= 0 else 0
+    cells = [
+        {"row": r, "col": i, "card": int(s[GS_GRID + MAX_ROWS * i + r])}
+        for i in range(shown)
+        for r in range(rows)
+        if int(s[GS_GRID + MAX_ROWS * i + r]) >= 0
+    ]
+    grid = {
+        "kind": "grid",
+        "title": "stream",
+        "cells": cells,
+        "row_labels": list(row_names(rows)),
+        "col_labels": [str(i + 1) for i in range(max(shown, 1))],
+    }
+    if starter >= 0:
+        grid["note"] = f"odd columns {TEAM_NAMES[starter]}, even columns {TEAM_NAMES[1 - starter]}"
+    way = {1: "top higher than bottom", -1: "top lower than bottom", 0: "not fixed yet"}[
+        int(s[GS_ORIENT])
+    ]
+    facts = [f"orientation: {way}"] if starter >= 0 else []
+    return {"zones": [grid, *taken_zones(s, TEAM_NAMES)], "facts": facts}
+
+
 def _check(p: dict) -> None:
     if p["jokers"] and p["players"] != 4:
         raise ValueError(f"skip_guess: jokers=true needs players=4 (got players={p['players']})")
@@ -422,6 +450,7 @@ SPEC = GameSpec(
     action_to_string=action_to_string,
     title=_title,
     table_lines=_status_lines,
+    layout=_layout,
     team_names=TEAM_NAMES,
     mirror=Mirror(swap_colours=False),
     check=_check,

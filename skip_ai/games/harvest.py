@@ -21,9 +21,7 @@ import sys
 import numpy as np
 from numba import njit
 
-from skip_ai import cards
-from skip_ai.games import text
-from skip_ai.games.spec import DECK_36_FOR_1V1, PLAYERS_2_4_6, GameSpec, Mirror
+from skip_ai import cards, text
 from skip_ai.kernel.bits import bit, kth, lowest, popcount, to_list
 from skip_ai.kernel.fields import (
     F_BELOW,
@@ -67,7 +65,9 @@ from skip_ai.kernel.state import (
 # the deal is the game's only chance event
 from skip_ai.kernel.state import sample_undealt as sample_chance  # noqa: F401  (kernel API)
 from skip_ai.kernel.state import undealt_cards as chance_outcomes  # noqa: F401  (kernel API)
+from skip_ai.layout import Layout, field_layout, pile_target
 from skip_ai.pyspiel_wrapper import register
+from skip_ai.spec import DECK_36_FOR_1V1, PLAYERS_2_4_6, GameSpec, Mirror
 
 P_PLAYERS, P_DECK = 0, 1
 COVER0, PASS = 54, 2970
@@ -276,7 +276,7 @@ def observation(s, p, out):
     out[OBS_COMMON + OBS_FIELDS] = s[F_PASSES] / s[H_PLAYERS]
 
 
-# ----- Python side: declaration and text --------------------------------------------------
+# ----- Python side: declaration, text and the table in a browser --------------------------
 
 TEAM_NAMES = ("Red", "Black")
 
@@ -316,6 +316,16 @@ def _title(s) -> str:
     return f"Harvest, {text.players(s)} players, {int(param(s, P_DECK))} cards"
 
 
+def _layout(s) -> Layout:
+    """Each team's field of piles (``GameSpec.layout``)."""
+    return field_layout(s, TEAM_NAMES)
+
+
+def _move_target(s, action: int) -> str | None:
+    """A COVER names a pile: its bottom card is ``(action - COVER0) % 54``."""
+    return pile_target(action, (COVER0,))
+
+
 SPEC = GameSpec(
     short_name="skip_harvest",
     long_name="Harvest",
@@ -332,6 +342,8 @@ SPEC = GameSpec(
     action_to_string=action_to_string,
     title=_title,
     table_lines=_field_lines,
+    layout=_layout,
+    move_target=_move_target,
     team_names=TEAM_NAMES,
     mirror=Mirror(swap_colours=True),
 )

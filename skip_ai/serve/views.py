@@ -4,8 +4,8 @@
 with every card open: a recorded game, a game of bots watched). It is generic: the kernel's
 common slots say where every card is (``LOC``) and who knows it (``KNOWN``), so per card the
 view knows "in my hand", "known in seat q's hand", "hidden: counted in seat q's hand / the
-stock", or "on a public place"; the family's layout hint (``layouts``) only arranges the
-public places into piles, columns, grids and rows.
+stock", or "on a public place"; the game's layout (``GameSpec.layout``, :mod:`skip_ai.layout`)
+only arranges the public places into piles, columns, grids and rows.
 
 Every card a view shows is a dict ``{"c": id, "t": text}`` inside an explicit card field
 (``card``, ``cover``, or a ``cards`` list), and every such dict is made by :func:`_card`,
@@ -24,8 +24,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from skip_ai import cards
-from skip_ai.games import words
+from skip_ai import cards, words
 from skip_ai.kernel.bits import popcount
 from skip_ai.kernel.state import (
     CHANCE,
@@ -37,7 +36,6 @@ from skip_ai.kernel.state import (
     MAX_CARDS,
     hidden_from,
 )
-from skip_ai.serve import layouts
 
 CARD_TOKEN = re.compile(r"[2-9TJQKA][scdh]|BJ|RJ|Pe[123]")
 """A card's text form inside a move's text (``Ts on Qs``, ``meld 3s4s5s``, ``cover with 7h``)."""
@@ -221,7 +219,7 @@ def move_list(state: pyspiel.State) -> list[dict]:
                 "a": int(a),
                 "label": label,
                 "cards": [c for c in named if int(s[LOC + c]) == p],
-                "target": layouts.move_target(s, spec, a),
+                "target": spec.move_target(s, a) if spec.move_target else None,
             }
         )
     return out
@@ -253,7 +251,7 @@ def table_view(
     """
     game = state.get_game()
     spec, s = game.spec, state.kernel_state()
-    lay = layouts.layout(s, spec)
+    lay = spec.layout(s) if spec.layout else {"zones": [], "facts": []}
     placed = _placed(lay["zones"])
     zones = [
         *_emit(lay["zones"], s, viewer),

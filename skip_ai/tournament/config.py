@@ -36,6 +36,7 @@ import pyspiel
 
 from agents import Agent as AgentSpec
 from agents import agent_name, make_agent, parse_spec
+from agents.shipped import model_file
 from skip_ai.pyspiel_wrapper import load
 
 _TOP = {"name", "seed", "deals", "workers", "games_per_task", "out", "games", "agents"}
@@ -93,12 +94,21 @@ class TournamentConfig:
 
 
 def spec_files(specs: Iterable[str]) -> dict[str, str]:
-    """The SHA-256 of every file an agent spec names (any argument that is a file's path)."""
+    """The SHA-256 of every file an agent spec names (any argument that is a file's path, and
+    a shipped model named by its game, :mod:`agents.shipped`), by the argument as written."""
     files = {}
     for spec in specs:
-        for value in parse_spec(spec)[1].values():
-            if isinstance(value, str) and Path(value).is_file():
-                files[value] = hashlib.sha256(Path(value).read_bytes()).hexdigest()
+        for key, value in parse_spec(spec)[1].items():
+            if not isinstance(value, str):
+                continue
+            path = Path(value)
+            if key == "model" and not path.is_file():
+                try:
+                    path = Path(model_file(value))
+                except ValueError:  # no such model: building the agent says so
+                    continue
+            if path.is_file():
+                files[value] = hashlib.sha256(path.read_bytes()).hexdigest()
     return dict(sorted(files.items()))
 
 

@@ -1,9 +1,12 @@
 """Play scheduled games and return their records: pure inputs in, plain dicts out.
 
 :func:`play_games` touches no file and no global state beyond a per-process cache of loaded
-games, so it runs the same in-process, in a process pool or as a Ray task. A game that raises
-is recorded with status ``failed`` and its error, never dropped: the batch goes on and the
-record says what went wrong.
+games, so it runs the same in-process, in a process pool or as a Ray task. Within a task, each
+(game, side, agent) has its bot built once and reset for every game it plays
+(:class:`agents.PreparedAgent`): a spec is parsed and its files read once per task, not once
+per game. A game that raises is recorded with status ``failed`` and its error, never dropped:
+the batch goes on and the record says what went wrong (and its bots are built afresh for the
+next game).
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from agents import PreparedAgent, agent_name
 from skip_ai.duplicate import score_a, seatings
 from skip_ai.match import play_seating
 from skip_ai.pyspiel_wrapper import KernelGame, load
@@ -39,7 +43,8 @@ def _game(game: str) -> tuple[KernelGame, list[np.ndarray]]:
 
 def play_games(batch: str, code_version: str, games: Sequence[ScheduledGame]) -> list[dict]:
     """One record (:data:`skip_ai.records.SCHEMA`) per scheduled game, in the given order."""
-    rows = [_play(batch, code_version, s) for s in games]
+    prepared: dict[tuple, PreparedAgent] = {}
+    rows = [_play(batch, code_version, s, prepared) for s in games]
     # A's score and the winner for all games of a seating at once (per game they cost more
     # than recording the rest of the row)
     groups: dict[tuple[str, int], list[dict]] = {}
@@ -96,20 +101,28 @@ def _describe(batch: str, code_version: str, s: ScheduledGame) -> dict:
     }
 
 
-def _play(batch: str, code_version: str, s: ScheduledGame) -> dict:
-    """Play one scheduled game and describe it as a record (but A's score and the winner)."""
+def _play(
+    batch: str, code_version: str, s: ScheduledGame, prepared: dict[tuple, PreparedAgent]
+) -> dict:
+    """Play one scheduled game and describe it as a record (but A's score and the winner),
+    with the bots in ``prepared`` (by game, side and agent, as records name them; built here
+    when missing)."""
     game, layouts = _game(s.game)
+    agents = {
+        (s.game, side, a.name, agent_name(a.spec)): a
+        for side, a in zip("ab", [s.agent_a, s.agent_b])
+    }
     t0 = time.perf_counter()
     try:
-        r = play_seating(
-            game,
-            s.seed,
-            layouts[s.seating],
-            s.agent_a.spec,
-            s.agent_b.spec,
-            mirror=s.mirrored,
-        )
+        sides = []
+        for key, agent in agents.items():
+            if key not in prepared:
+                prepared[key] = PreparedAgent(agent.spec, game)
+            sides.append(prepared[key])
+        r = play_seating(game, s.seed, layouts[s.seating], *sides, mirror=s.mirrored)
     except Exception as e:  # any failure of a game or an agent becomes a record
+        for key in agents:  # a bot that raised may be left mid-move: the next game builds anew
+            prepared.pop(key, None)
         return failed_record(
             batch, code_version, s, f"{type(e).__name__}: {e}", time.perf_counter() - t0
         )

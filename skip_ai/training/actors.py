@@ -1,4 +1,4 @@
-"""Where a run's chunk parts are played (:mod:`.dmc`): in the learner's process, on local
+"""Where a run's chunk parts are played (:mod:`.run`): in the learner's process, on local
 processes, or as Ray tasks on a cluster.
 
 Each is an executor with ``submit(fn, *args)`` returning an object whose ``result()`` is

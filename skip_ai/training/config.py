@@ -1,5 +1,5 @@
 """A training run's configuration (``skip-ai train CONFIG.toml``): deep Monte-Carlo, or
-policy gradient from a model against the heuristic.
+policy gradient from a model (the methods: :mod:`skip_ai.training.methods`).
 
 ```toml
 name = "columns"                       # the run's name
@@ -19,8 +19,6 @@ eps_end = 0.02                         #   linearly from eps_start to eps_end
 eps_decisions = 2_000_000              #   over this many samples
 heuristic_share = 0.0                  # games where one side plays the model and the rest the
                                        #   game's heuristic (0: pure self-play)
-heuristic_guide = 0.0                  # chance that a model's greedy move is the heuristic's,
-                                       #   lowered linearly to 0 over eps_decisions
 imitation = 0                          # before self-play: imitate the teacher's moves in this
 imitation_epochs = 4                   #   many samples of its self-play, this many passes,
 imitation_lr = 0.001                   #   this Adam step
@@ -49,26 +47,20 @@ this game whose action outputs are read as logits, e.g. a student of the search,
 its file names; the run's models are ``policy_value``) plays one side against the
 game's heuristic, drawing its moves from the softmax of its outputs / ``temperature``
 (default 0.2), and learns from each chunk once by REINFORCE with its value head as the
-baseline (:func:`agents.model.fit_reinforce`), or, with ``baseline = "duplicate"``, what the
-heuristic got in the model's seats on the same deal (each game is first played by the
-heuristic alone from the same seed). ``self_play = p`` (default 0) plays a share ``p`` of
-the games with the model in every seat instead, learning every seat's moves, so the model also
-meets an opponent as strong as itself (not with the duplicate baseline, which needs the
-heuristic's side). ``action_features = true`` gives ``start`` the game's action features
-(``GameSpec.action_features``: a few numbers per legal move, such as what a card adds to the
-chains at that cell in Chains) with zero weights, if it has none, so the run learns what they
-are worth from the model's own play on, at their own step ``features_lr`` (default ``lr``).
-``opponent = "ismcts(iterations=N, …)"`` plays the other side with that search instead of the
-heuristic (an iteration budget only, so that a run does not depend on the machine; not with
-the duplicate baseline): the opponent the moonshot target measures against, at a budget a run
-can afford (:mod:`skip_ai.training.search_opponent`, hundreds of decisions a second, not tens
-of thousands).
-``lr``, ``batch``, ``chunk``, the budget, the
+baseline (:func:`skip_ai.training.optimiser.fit_reinforce`). ``self_play = p`` (default 0)
+plays a share ``p`` of the games with the model in every seat instead, learning every seat's
+moves, so the model also meets an opponent as strong as itself. ``action_features = true``
+gives ``start`` the game's action features (``GameSpec.action_features``: a few numbers per
+legal move, such as what a card adds to the chains at that cell in Chains) with zero weights,
+if it has none, so the run learns what they are worth from the model's own play on, at their
+own step ``features_lr`` (default ``lr``). ``lr``, ``batch``, ``chunk``, the budget, the
 evaluation and ``actors`` mean what they mean above. Its layers come from ``start``, so
-``hidden``, ``action_parts``, the exploration, the heuristic's share and guidance and
-imitation are refused with it. The run's identity holds ``start``'s SHA-256: a changed file
-is refused on resume. In a ``games`` list, ``{game}`` in ``start`` stands for each game's name
-(``start = "results/models/{game}.npz"``: each game's committed model).
+``hidden``, ``action_parts``, the exploration, the heuristic's share and imitation are refused
+with it, as ``start`` and the fields above are with ``method = "dmc"``: a field of another
+method is refused (each method's fields: :data:`skip_ai.training.methods.METHODS`). The run's
+identity holds ``start``'s SHA-256: a changed file is refused on resume. In a ``games`` list,
+``{game}`` in ``start`` stands for each game's name (``start = "skip_ai/models/{game}.npz"``:
+each game's committed model).
 
 **Parts and actors.** A chunk of ``parts = P`` parts is ``P`` sub-chunks of ``chunk // P``
 samples, part ``j`` playing its own games (numbered from ``j · 2^40`` of the run's seed family,
@@ -76,10 +68,14 @@ so the parts never share a deal), learned in part order. The parts are what runs
 on ``actors`` processes of this machine, or as Ray tasks on a cluster (``skip-ai train CONFIG
 --backend ray [--address A]``). A run's models depend on ``parts``, which is part of its
 identity (when not 1), and not on where the parts were played: the same bit for bit in one
-process, on ``actors`` processes or on Ray, and a run may resume on another backend.
+process, on ``actors`` processes or on Ray, and a run may resume on another backend. No
+committed model was trained in parts yet: they are the way forward for runs longer than one
+machine affords (the targets left are blocked on compute: results/learned.md, "Where it
+stands").
 
 At least one of ``decisions`` and ``cpu_minutes`` is required. Every mistake is a
-:class:`TrainConfigError` naming the file and the field.
+:class:`TrainConfigError` naming the file and the field (a field this module does not know,
+such as one of an option since removed, is refused as unknown).
 
 **Several games in one command**: ``games = ["skip_brook", "skip_columns", …]`` instead of
 ``game``. Each game is trained in turn, with the same fields and the same budget, into its own
@@ -100,10 +96,10 @@ from pathlib import Path
 from typing import Any
 
 from agents import make_agent
-from agents.ismcts import ISMCTSBot
 from agents.model import MAX_WIDTH, PolicyValueNet, factored_head
 from skip_ai.paths import output_folder
 from skip_ai.pyspiel_wrapper import KernelGame, load
+from skip_ai.training.methods import METHODS
 
 _DEFAULTS: dict[str, Any] = {
     "seed": 0,
@@ -118,7 +114,6 @@ _DEFAULTS: dict[str, Any] = {
     "eps_end": 0.02,
     "eps_decisions": 2_000_000,
     "heuristic_share": 0.0,
-    "heuristic_guide": 0.0,
     "imitation": 0,
     "imitation_epochs": 4,
     "imitation_lr": 1e-3,
@@ -133,28 +128,10 @@ _DEFAULTS: dict[str, Any] = {
     "method": "dmc",
     "start": None,
     "temperature": 0.2,
-    "baseline": "value",
     "self_play": 0.0,
     "action_features": False,
     "features_lr": None,
-    "opponent": "heuristic",
 }
-METHODS = ("dmc", "reinforce")
-BASELINES = ("value", "duplicate")
-_NOT_WITH_REINFORCE = (
-    "hidden",
-    "action_parts",
-    "eps_start",
-    "eps_end",
-    "eps_decisions",
-    "heuristic_share",
-    "heuristic_guide",
-    "imitation",
-    "imitation_epochs",
-    "imitation_lr",
-    "teacher",
-    "teacher_power",
-)
 _REQUIRED = {"name", "game"}
 MAX_IMITATION = 4_000_000
 MAX_ACTORS = 256
@@ -163,7 +140,7 @@ MAX_PARTS = 256
 imitation's games (``1 << 48``)."""
 PART_SHIFT = 40
 _POSITIVE = ("batch", "chunk", "eps_decisions", "eval_every", "eval_deals", "imitation_epochs")
-_UNIT = ("eps_start", "eps_end", "heuristic_share", "heuristic_guide")
+_UNIT = ("eps_start", "eps_end", "heuristic_share")
 
 
 class TrainConfigError(ValueError):
@@ -186,7 +163,6 @@ class TrainConfig:
     eps_end: float
     eps_decisions: int
     heuristic_share: float
-    heuristic_guide: float
     imitation: int
     imitation_epochs: int
     imitation_lr: float
@@ -205,8 +181,6 @@ class TrainConfig:
     """Policy gradient: the model it starts from."""
     start_sha256: str | None = None
     temperature: float = 0.2
-    baseline: str = "value"
-    """Policy gradient: the value head's estimate, or the heuristic's return on the same deal."""
     self_play: float = 0.0
     """Policy gradient: the share of games with the model in every seat."""
     action_features: bool = False
@@ -215,8 +189,6 @@ class TrainConfig:
     features_lr: float | None = None
     """Policy gradient: the Adam step of the action features' own weights ``c`` (None:
     ``lr``)."""
-    opponent: str = "heuristic"
-    """Policy gradient: who plays the other side, the heuristic or a search by iterations."""
 
     def identity(self) -> dict:
         """What a resumed run must share with the run that wrote the folder (the budget may
@@ -224,11 +196,9 @@ class TrainConfig:
         ident = asdict(self)
         for key in ("decisions", "cpu_minutes", "actors", "out"):
             del ident[key]
-        if self.method == "dmc":  # so the folders of runs from before the methods still resume
+        if self.method == _DEFAULTS["method"]:  # so runs from before the methods still resume
             del ident["method"], ident["start"], ident["start_sha256"], ident["temperature"]
-        if self.baseline == "value":  # so the folders of runs from before it still resume
-            del ident["baseline"]
-        if self.self_play == 0:  # likewise
+        if self.self_play == 0:  # so the folders of runs from before it still resume
             del ident["self_play"]
         if self.parts == 1:  # likewise
             del ident["parts"]
@@ -236,11 +206,9 @@ class TrainConfig:
             del ident["action_features"]
         if self.features_lr is None:  # likewise
             del ident["features_lr"]
-        if self.opponent == "heuristic":  # likewise
-            del ident["opponent"]
         ident["hidden"] = list(self.hidden)
         ident["references"] = list(self.references)
-        for key in ("heuristic_share", "heuristic_guide", "imitation", "action_parts"):
+        for key in ("heuristic_share", "imitation", "action_parts"):
             if ident[key] == 0:  # so the folders of runs from before them still resume
                 del ident[key]
         if self.imitation == 0:
@@ -253,10 +221,6 @@ class TrainConfig:
         """The exploration rate after ``decisions`` samples."""
         f = min(decisions / self.eps_decisions, 1.0)
         return self.eps_start + f * (self.eps_end - self.eps_start)
-
-    def guide(self, decisions: int) -> float:
-        """The chance of the heuristic's move at a model's greedy turn after ``decisions``."""
-        return self.heuristic_guide * max(0.0, 1.0 - decisions / self.eps_decisions)
 
 
 def load_train_config(path: str | Path) -> TrainConfig:
@@ -345,7 +309,6 @@ def _load_one(path: Path, raw: dict) -> TrainConfig:
         eps_end=float(c["eps_end"]),
         eps_decisions=c["eps_decisions"],
         heuristic_share=float(c["heuristic_share"]),
-        heuristic_guide=float(c["heuristic_guide"]),
         imitation=c["imitation"],
         imitation_epochs=c["imitation_epochs"],
         imitation_lr=float(c["imitation_lr"]),
@@ -362,11 +325,9 @@ def _load_one(path: Path, raw: dict) -> TrainConfig:
         start=c["start"],
         start_sha256=digest,
         temperature=float(c["temperature"]),
-        baseline=c["baseline"],
         self_play=float(c["self_play"]),
         action_features=c["action_features"],
         features_lr=None if c["features_lr"] is None else float(c["features_lr"]),
-        opponent=c["opponent"],
     )
 
 
@@ -443,21 +404,21 @@ def _check_action_parts(c: dict, game: KernelGame) -> None:
 
 
 def _check_method(c: dict, raw: dict, game: KernelGame) -> str | None:
-    """Check the method's fields; policy gradient: the SHA-256 of its ``start`` model."""
-    if c["method"] not in METHODS:
-        raise ValueError(f"method must be one of {', '.join(METHODS)} (got {c['method']!r})")
+    """Check the method and its fields, refusing another method's; policy gradient: the
+    SHA-256 of its ``start`` model."""
+    method = c["method"]
+    if not isinstance(method, str) or method not in METHODS:
+        raise ValueError(f"method must be one of {', '.join(METHODS)} (got {method!r})")
+    for other, m in METHODS.items():
+        given = [k for k in m.fields if k in raw] if other != method else []
+        if given:
+            raise ValueError(f'{given[0]} is for method = "{other}" only, not "{method}"')
     t = c["temperature"]
     if not (_is_number(t) and 0.01 <= t <= 10):
         raise ValueError(f"temperature must be a finite number in [0.01, 10] (got {t!r})")
-    if c["baseline"] not in BASELINES:
-        raise ValueError(f"baseline must be one of {', '.join(BASELINES)} (got {c['baseline']!r})")
     share = c["self_play"]
     if not (_is_number(share) and 0 <= share <= 1):
         raise ValueError(f"self_play must be a number in [0, 1] (got {share!r})")
-    if share > 0 and c["baseline"] == "duplicate":
-        raise ValueError(
-            'self_play: a self-play game has no heuristic side for baseline = "duplicate"'
-        )
     if not isinstance(c["action_features"], bool):
         raise ValueError(f"action_features must be true or false (got {c['action_features']!r})")
     if c["action_features"] and not game.spec.action_features.SIZE:
@@ -465,57 +426,16 @@ def _check_method(c: dict, raw: dict, game: KernelGame) -> str | None:
     f_lr = c["features_lr"]
     if f_lr is not None and not (_is_number(f_lr) and 0 < f_lr <= 1):
         raise ValueError(f"features_lr must be a finite number in (0, 1] (got {f_lr!r})")
-    _check_opponent(c, game)
-    if c["method"] == "dmc":
-        if "opponent" in raw:
-            raise ValueError('opponent is for method = "reinforce"; dmc plays itself')
-        if f_lr is not None:
-            raise ValueError('features_lr is for method = "reinforce"')
-        if c["action_features"]:
-            raise ValueError('action_features are learned by method = "reinforce" only')
-        if "self_play" in raw:
-            raise ValueError('self_play is for method = "reinforce"; dmc uses heuristic_share')
-        if c["start"] is not None:
-            raise ValueError('start is the model of method = "reinforce"; dmc starts fresh')
-        if c["baseline"] != "value":
-            raise ValueError('baseline is for method = "reinforce"; dmc has none')
+    if "start" not in METHODS[method].fields:
         return None
-    given = [k for k in _NOT_WITH_REINFORCE if k in raw]
-    if given:
-        raise ValueError(
-            f'{", ".join(given)}: not used by method = "reinforce" (its model is start\'s)'
-        )
     start = c["start"]
     if not isinstance(start, str) or not start:
-        raise ValueError('method = "reinforce" needs start = "MODEL.npz" to start from')
+        raise ValueError(f'method = "{method}" needs start = "MODEL.npz" to start from')
     try:
         PolicyValueNet.load(start, game)
     except (OSError, ValueError) as e:
         raise ValueError(f"start: {e}") from None
     return hashlib.sha256(Path(start).read_bytes()).hexdigest()
-
-
-def _check_opponent(c: dict, game: KernelGame) -> None:
-    """The other side of a policy-gradient game: the heuristic, or a search whose moves
-    depend only on its seed (an iteration budget; a timed search depends on the machine)."""
-    opponent = c["opponent"]
-    if opponent == "heuristic":
-        return
-    if not isinstance(opponent, str):
-        raise ValueError(f"opponent must be an agent spec (got {opponent!r})")
-    try:
-        bot = make_agent(opponent, game)
-    except ValueError as e:
-        raise ValueError(f"opponent: {e}") from None
-    if not isinstance(bot, ISMCTSBot) or bot.config.iterations is None:
-        raise ValueError(
-            f'opponent must be "heuristic" or "ismcts(iterations=N, …)" (got {opponent!r}): '
-            "a timed search would make a run depend on the machine"
-        )
-    if c["baseline"] == "duplicate":
-        raise ValueError(
-            'opponent: baseline = "duplicate" is the heuristic\'s return; use the value head'
-        )
 
 
 def _check_references(c: dict, game: KernelGame) -> None:

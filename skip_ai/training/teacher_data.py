@@ -28,10 +28,10 @@ import numpy as np
 from tqdm import tqdm
 
 from agents.factory import make_agent
-from agents.model import Choices
 from skip_ai.kernel.rng import base_seed, derive, make_rng
 from skip_ai.play import Decision, play
 from skip_ai.pyspiel_wrapper import KernelGame, load
+from skip_ai.training.optimiser import Choices
 
 _FIELDS = ("obs", "offsets", "actions", "probs", "value")
 
@@ -117,7 +117,7 @@ class TeacherSamples:
         return which, at
 
     def choices(self, rows: np.ndarray, power: float = 1.0) -> Choices:
-        """The policy targets of a mini-batch as :class:`agents.model.Choices`: every legal
+        """The policy targets of a mini-batch as :class:`.optimiser.Choices`: every legal
         move of each row (:func:`teacher_games` lists them all) with its share raised to
         ``power`` and renormalised (above 1, closer to the move the teacher plays)."""
         which, at = self._entries(rows)

@@ -12,8 +12,8 @@ PELICAN_CHILD (``actions``). The game ends after n consecutive passes or when no
 card; more piles wins, then the higher total value of the piles, else a draw.
 
 This package is the game kernel module the engine and the wrapper use (``kernel.engine``):
-its attributes below are the kernel functions and the names the heuristic player, the table
-in a browser (``serve.layouts``) and the tests read. Its modules, from the bottom up:
+its attributes below are the kernel functions and the names the heuristic player and the
+tests read. Its modules, from the bottom up:
 
 - ``layout``: parameter indices, pile flags, the state's slots; ``actions``: action ids;
   ``deck``: colours, ranks and card masks;
@@ -23,7 +23,8 @@ in a browser (``serve.layouts``) and the tests read. Its modules, from the botto
 - ``scoring``; ``observation_tensor``; ``risk``: how exposed an own pile is (the heuristic's
   and the action features' arithmetic); ``action_features``: a few numbers per legal move for
   a learned model (``GameSpec.action_features``);
-- ``text`` and ``spec``: the Python side, registered with pyspiel on import.
+- ``text``, ``zones`` (the table in a browser) and ``spec``: the Python side, registered with
+  pyspiel on import.
 """
 
 # The kernel API (``kernel.engine``): the deal is the only chance event, and a forced pass's
@@ -35,19 +36,11 @@ from skip_ai.kernel.state import sample_undealt as sample_chance  # noqa: F401
 from skip_ai.kernel.state import undealt_cards as chance_outcomes  # noqa: F401
 from skip_ai.pyspiel_wrapper import register
 
-# ... and the names the heuristic player (``agents.heuristics.captains``), the table in a
-# browser and the tests read.
+# ... and the names the heuristic player (``agents.heuristics.captains``) and the tests read.
 from .actions import ADD0, BEAT0, NUM_ACTIONS_PELICANS, PASS  # noqa: F401
 from .deal import init  # noqa: F401
 from .deck import BLACK_MASK, JOKERS, KING, QUEEN, RED_MASK, SUIT_CARDS, rank_of  # noqa: F401
-from .layout import (  # noqa: F401
-    CHILD,
-    GUARD_SHIFT,
-    MARRIED,
-    P_LITTLE,
-    PELICAN_CHILD,
-    PROTECTED,
-)
+from .layout import MARRIED  # noqa: F401
 from .little_country import single_on_field  # noqa: F401
 from .moves import apply_action, legal_actions, random_legal  # noqa: F401
 from .observation_tensor import OBS_PELICANS, OBS_SIZE, observation  # noqa: F401

@@ -1,15 +1,17 @@
 """The declarations of Two Captains and Little Country for the generic pyspiel wrapper (one
-kernel, ``P_LITTLE``): names, parameters, sizes, text, action features."""
+kernel, ``P_LITTLE``): names, parameters, sizes, text, action features, the table in a
+browser."""
 
 import sys
 
-from skip_ai.games.spec import DECK_36_52, PLAYERS_4_6, GameSpec, Mirror, Param
 from skip_ai.kernel.state import NUM_CARDS
+from skip_ai.spec import DECK_36_52, PLAYERS_4_6, GameSpec, Mirror, Param
 
 from . import action_features
 from .actions import NUM_ACTIONS, NUM_ACTIONS_PELICANS, action_parts
 from .observation_tensor import OBS_PELICANS, OBS_SIZE
 from .text import TEAM_NAMES, action_to_string, field_lines, title
+from .zones import layout, move_target
 
 
 def _max_length(p: dict) -> int:
@@ -28,6 +30,8 @@ _COMMON = dict(
     action_to_string=action_to_string,
     title=title,
     table_lines=field_lines,
+    layout=layout,
+    move_target=move_target,
     team_names=TEAM_NAMES,
     action_features=action_features,
     mirror=Mirror(swap_colours=True),

@@ -1,8 +1,7 @@
 """Two Captains and Little Country as text: action names, the fields as table lines, the
 title."""
 
-from skip_ai import cards
-from skip_ai.games import text
+from skip_ai import cards, text
 from skip_ai.kernel.fields import (
     F_BELOW,
     F_FLAGS,

@@ -34,22 +34,20 @@ its attributes below are the kernel functions and the names the heuristic player
   resampler; ``wants``: who wants which open cell, and what a card adds to the chains (the
   heuristic's and the action features' arithmetic); ``action_features``: a few numbers per
   legal move for a learned model (``GameSpec.action_features``);
-- ``text`` and ``spec``: the Python side, registered with pyspiel on import.
+- ``text``, ``zones`` (the table in a browser) and ``spec``: the Python side, registered with
+  pyspiel on import.
 """
 
 from skip_ai.pyspiel_wrapper import register
 
-# The kernel API (``kernel.engine``), and the names the heuristic player, the table in a
-# browser (``serve.layouts``) and the tests read.
+# The kernel API (``kernel.engine``), and the names the heuristic player and the tests read.
 from .deal import chance_outcomes, init, sample_chance  # noqa: F401
 from .layout import (  # noqa: F401
     BLACK_CARDS,
     CH_CELL,
     MAX_W,
-    P_DECK,
     RED_CARDS,
     colour,
-    columns_n,
     grid_width,
 )
 from .moves import apply_action, legal_actions, random_legal  # noqa: F401

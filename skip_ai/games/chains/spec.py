@@ -1,17 +1,18 @@
 """Chains' declarations for the generic pyspiel wrapper: names, parameters, sizes, the action
-parts and features, text."""
+parts and features, text, the table in a browser."""
 
 import sys
 
 import numpy as np
 
-from skip_ai.games.spec import DECK_36_52, PLAYERS_4_6, GameSpec, Mirror
 from skip_ai.kernel.state import NUM_CARDS
+from skip_ai.spec import DECK_36_52, PLAYERS_4_6, GameSpec, Mirror
 
 from . import action_features
 from .layout import draws_per_seat
 from .observation_tensor import OBS_SIZE
 from .text import TEAM_NAMES, _known_lines, _public_lines, _title, action_to_string
+from .zones import layout, move_target
 
 
 def _actions(p: dict) -> int:
@@ -48,6 +49,8 @@ SPEC = GameSpec(
     action_to_string=action_to_string,
     title=_title,
     table_lines=_public_lines,
+    layout=layout,
+    move_target=move_target,
     private_lines=_known_lines,
     team_names=TEAM_NAMES,
     mirror=Mirror(swap_colours=True),

@@ -3,8 +3,7 @@ opposite seat both know."""
 
 import numpy as np
 
-from skip_ai import cards
-from skip_ai.games import text
+from skip_ai import cards, text
 from skip_ai.kernel.state import KNOWN, LOC, NUM_CARDS, param
 
 from .layout import CH_CELL, MAX_CHAINS, P_DECK

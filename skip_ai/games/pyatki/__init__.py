@@ -27,8 +27,7 @@ the current attacking card with ``d``; ``109`` TAKE. Chance outcomes are card id
 num_distinct_actions = 110.
 
 This package is the game kernel module the engine and the wrapper use (``kernel.engine``):
-its attributes below are the kernel functions and the names the heuristic player and the
-table in a browser (``serve.layouts``) read. Its modules, from the bottom up:
+its attributes below are the kernel functions. Its modules, from the bottom up:
 
 - ``layout``: parameter indices, stages, the state's slots; ``seats``: who is still in, who
   sat out an exchange;
@@ -40,21 +39,14 @@ table in a browser (``serve.layouts``) read. Its modules, from the bottom up:
 - ``worth``: what a card is worth to keep or shed, the attack to build (the heuristic's
   arithmetic); ``action_features``: a few numbers per legal move for a learned model
   (``GameSpec.action_features``);
-- ``text`` and ``spec``: the Python side, registered with pyspiel on import.
+- ``text``, ``zones`` (the table in a browser) and ``spec``: the Python side, registered with
+  pyspiel on import.
 """
 
 from skip_ai.pyspiel_wrapper import register
 
-# The kernel API (``kernel.engine``), and from ``layout`` the names the heuristic player
-# (``agents.heuristics.pyatki``) and the table in a browser (``serve.layouts``) read.
+# The kernel API (``kernel.engine``).
 from .deal import chance_outcomes, init, sample_chance  # noqa: F401
-from .layout import (  # noqa: F401
-    P_DECK,
-    PLAY,
-    PY_EXCHANGES,
-    PY_STAGE,
-    PY_TRUMP_CARD,
-)
 from .moves import apply_action, legal_actions, random_legal  # noqa: F401
 from .observation_tensor import observation  # noqa: F401
 from .scoring import returns, scores  # noqa: F401

@@ -1,11 +1,11 @@
-"""Pyatki's declarations for the generic pyspiel wrapper: names, parameters, sizes, text, for
-both games the kernel serves (``PYATKI`` and ``PYATKI_PAIRS``)."""
+"""Pyatki's declarations for the generic pyspiel wrapper: names, parameters, sizes, text, the
+table in a browser, for both games the kernel serves (``PYATKI`` and ``PYATKI_PAIRS``)."""
 
 import sys
 
-from skip_ai.games.spec import TURN_CAPS, GameSpec, Param
 from skip_ai.kernel.attack import NUM_ACTIONS
 from skip_ai.kernel.state import NUM_CARDS
+from skip_ai.spec import TURN_CAPS, GameSpec, Param
 
 from . import action_features
 from .observation_tensor import OBS_SIZE
@@ -18,6 +18,7 @@ from .text import (
     table_lines,
     title,
 )
+from .zones import layout
 
 
 def _max_length(p: dict) -> int:
@@ -41,6 +42,7 @@ _COMMON = dict(
     action_to_string=action_to_string,
     title=title,
     table_lines=table_lines,
+    layout=layout,
     seat_note=seat_note,
     chance_text=chance_text,
     public_record=public_record,

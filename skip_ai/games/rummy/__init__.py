@@ -17,15 +17,16 @@ Chance outcomes are card ids: the deal, the up-card, and every draw from the fac
 automatic and public. num_distinct_actions = 541 (``actions``).
 
 This package is the game kernel module the engine and the wrapper use (``kernel.engine``):
-its attributes below are the kernel functions and the names the heuristic player, the table
-in a browser (``serve.layouts``) and the tests read. Its modules, from the bottom up:
+its attributes below are the kernel functions and the names the heuristic player and the
+tests read. Its modules, from the bottom up:
 
 - ``layout``: parameter indices, phases, places, the state's slots; ``actions``: action ids;
   ``deck``: card values and masks;
 - ``deal``: the initial state; ``turns``: the start of a turn, the turn-over, the cap;
   ``melds``: melds and lay-offs; ``moves``: legal actions and applying one;
 - ``scoring``; ``observation_tensor``;
-- ``text`` and ``spec``: the Python side, registered with pyspiel on import.
+- ``text``, ``zones`` (the table in a browser) and ``spec``: the Python side, registered with
+  pyspiel on import.
 """
 
 # The kernel API (``kernel.engine``): every chance node draws uniformly from the undealt
@@ -37,8 +38,7 @@ from skip_ai.kernel.state import sample_undealt as sample_chance  # noqa: F401
 from skip_ai.kernel.state import undealt_cards as chance_outcomes  # noqa: F401
 from skip_ai.pyspiel_wrapper import register
 
-# ... and the names the heuristic player (``agents.heuristics.rummy``), the table in a
-# browser and the tests read.
+# ... and the names the heuristic player (``agents.heuristics.rummy``) and the tests read.
 from .actions import (  # noqa: F401
     CLAIM,
     DECLINE,
@@ -54,17 +54,10 @@ from .layout import (  # noqa: F401
     ASK,
     CLAIM_LAYOFF,
     DRAW,
-    P_MAX_TURNS,
     PLAY,
-    RM_MELD,
-    RM_MELD_N,
     RM_PHASE,
     RM_PILE,
     RM_PILE_N,
-    RM_STOCK,
-    RM_STOCK_N,
-    RM_STOCK_POS,
-    RM_TURNS,
 )
 from .melds import fits, meld_cards  # noqa: F401
 from .moves import apply_action, legal_actions, random_legal  # noqa: F401

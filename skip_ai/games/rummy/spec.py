@@ -1,12 +1,14 @@
-"""Rummy's declaration for the generic pyspiel wrapper: names, parameters, sizes, text."""
+"""Rummy's declaration for the generic pyspiel wrapper: names, parameters, sizes, text, the table
+in a browser."""
 
 import sys
 
-from skip_ai.games.spec import TURN_CAPS, GameSpec, Param
+from skip_ai.spec import TURN_CAPS, GameSpec, Param
 
 from .actions import NUM_ACTIONS
 from .observation_tensor import OBS_SIZE
 from .text import action_to_string, chance_text, table_lines, title
+from .zones import layout
 
 
 def _max_length(p: dict) -> int:
@@ -38,6 +40,7 @@ SPEC = GameSpec(
     action_to_string=action_to_string,
     title=title,
     table_lines=table_lines,
+    layout=layout,
     chance_text=chance_text,
     team_game=False,
     no_mirror="each for themselves: there are no teams to swap",

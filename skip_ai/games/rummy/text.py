@@ -3,8 +3,7 @@ observation string, what a chance node does."""
 
 import numpy as np
 
-from skip_ai import cards
-from skip_ai.games import text
+from skip_ai import cards, text
 from skip_ai.kernel.bits import popcount
 from skip_ai.kernel.state import DECK, H_CUR, KNOWN, LOC, param
 

@@ -25,7 +25,8 @@ read. Its modules, from the bottom up:
   applying one, dispatched by phase;
 - ``observation_tensor``; ``facts`` (public facts a resampled world keeps), ``world_search``
   and ``worlds`` (the resampler);
-- ``text`` and ``spec``: the Python side, registered with pyspiel on import.
+- ``text``, ``zones`` (the table in a browser) and ``spec``: the Python side, registered with
+  pyspiel on import.
 """
 
 # The kernel API (``kernel.engine``) ...

@@ -1,13 +1,15 @@
-"""Sixty-six's declaration for the generic pyspiel wrapper: names, parameters, sizes, text."""
+"""Sixty-six's declaration for the generic pyspiel wrapper: names, parameters, sizes, text, the
+table in a browser."""
 
 import sys
 
-from skip_ai.games.spec import GameSpec, Param
+from skip_ai.spec import GameSpec, Param
 
 from .actions import NUM_ACTIONS
 from .observation_tensor import OBS_SIZE
 from .text import TEAM_NAMES, action_to_string, chance_text, public_record, table_lines, title
 from .worlds import remap
+from .zones import layout
 
 
 def _any_extra(p: dict) -> bool:
@@ -59,6 +61,7 @@ SPEC = GameSpec(
     action_to_string=action_to_string,
     title=title,
     table_lines=table_lines,
+    layout=layout,
     min_utility=-20.0,
     max_utility=20.0,
     team_names=TEAM_NAMES,
