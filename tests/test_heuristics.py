@@ -76,7 +76,7 @@ def little_room_for_rules_of_thumb(variant: str) -> bool:
 
 def test_heuristic_beats_random(hvariant):
     """Heuristic against random on duplicate deals: better than even with 95% confidence
-    (the full ladder is measured by ``experiments/bench/strength.py``); never clearly worse
+    (the full ladder is measured by ``experiments/strength/strength.py``); never clearly worse
     where a rule of thumb has little to work with."""
     df = kernel_match(hvariant, "heuristic", "random", 300, seed=1)
     if (df.score_a == 0.5).all():

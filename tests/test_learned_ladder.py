@@ -1,4 +1,4 @@
-"""experiments/bench/learned_ladder.py: a committed model against ISMCTS up a ladder of budgets."""
+"""experiments/strength/learned_ladder.py: a shipped model against ISMCTS up a ladder of budgets."""
 
 import importlib.util
 import json
@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-SCRIPT = ROOT / "experiments" / "bench" / "learned_ladder.py"
+SCRIPT = ROOT / "experiments" / "strength" / "learned_ladder.py"
 
 
 def _module():

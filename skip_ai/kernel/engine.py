@@ -34,7 +34,7 @@ caller's module, which LLVM then optimises and turns into machine code as a whol
 where it pays. That is where the speed comes from. The one way to a single compiled form is
 to call it through a function pointer (a ``cfunc`` passed in as a first-class function): in
 CPU time it made random playouts 1.1-1.6x slower (Domino 1.3x, Chains 1.15-1.2x, Sixty-six
-1.25x, Columns 1.55x; ``experiments/bench/apply_copies.py``). The copies cost only cold-cache
+1.25x, Columns 1.55x; ``experiments/speed/apply_copies.py``). The copies cost only cold-cache
 compile time, once per version of the sources (:mod:`skip_ai._numba_cache`): a further caller
 of ``apply_action`` costs 0.05 s more than a trivial function for Domino, 0.3 s for
 Sixty-six, 1.3 s for Chains; with a warm cache every family loads in hundredths of a second.

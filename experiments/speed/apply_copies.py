@@ -9,7 +9,7 @@ For each game, in a fresh process with an empty Numba cache:
 - CPU seconds of random playouts with ``apply_action`` called directly (linked into the loop,
   as every family does) and through one function pointer (a ``cfunc``: one compiled form).
 
-Usage: ``python experiments/bench/apply_copies.py [--games G ...] [--playouts N]``
+Usage: ``python experiments/speed/apply_copies.py [--games G ...] [--playouts N]``
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The training benchmark: trained ISMCTS vs untrained ISMCTS at equal wall time per move.
 
-    python experiments/bench/training.py --seconds 0.02 --deals 50 \
+    python experiments/strength/training.py --seconds 0.02 --deals 50 \
         --tuned "skip_brook(players=4)=runs/tuned/brook-4.json" ... \
         --out results/training/training.md
 

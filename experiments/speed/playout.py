@@ -12,7 +12,7 @@ For each game it prints, in one run:
   time of ``skip_ai``, each measured in a fresh subprocess;
 - peak memory (max RSS) of this process.
 
-Usage: ``python experiments/bench/playout.py [--games G ...] [--sim-games N] [--api-games N]``
+Usage: ``python experiments/speed/playout.py [--games G ...] [--sim-games N] [--api-games N]``
 """
 
 from __future__ import annotations

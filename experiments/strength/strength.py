@@ -7,7 +7,7 @@ Three rungs per game, each A against B, A's mean score with a 95% interval over 
    on the machine's load) vs ``heuristic``;
 3. our ISMCTS vs OpenSpiel's Python ISMCTS, both at ``--seconds`` per move (equal wall time).
 
-Usage: ``python experiments/bench/strength.py [--games G ...] [--ismcts SPEC] [--seconds S]
+Usage: ``python experiments/strength/strength.py [--games G ...] [--ismcts SPEC] [--seconds S]
 [--deals N N N] [--out results/strength.md]``; a rung with 0 deals is skipped. The defaults
 take about 40 minutes on this 2-core machine.
 """

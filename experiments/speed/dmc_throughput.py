@@ -1,6 +1,6 @@
 """Deep Monte-Carlo throughput per game (sizes ``experiments/training/overnight.toml``).
 
-    python experiments/bench/dmc_throughput.py skip_chains skip_brook --samples 20000
+    python experiments/speed/dmc_throughput.py skip_chains skip_brook --samples 20000
 
 For each game: the Q model's size at ``--hidden`` (parameters, MB as float64), self-play
 samples per CPU second (ε = 0.1, one core) and learner samples per CPU second (batch 512, one

@@ -1,7 +1,7 @@
 """Wall time of a training run by who plays its chunks: the learner alone, one actor process
 (the default), ``parts`` parts on as many processes, and the same parts as Ray tasks.
 
-    python experiments/bench/train_parts.py skip_pyatki --decisions 2000000 --parts 2
+    python experiments/speed/train_parts.py skip_pyatki --decisions 2000000 --parts 2
 
 Each setup is a policy-gradient run (``method = "reinforce"``, lr 2e-5, chunk 100 000) from the
 game's committed model, in its own temporary folder, to ``--decisions`` samples; the curve is

@@ -17,7 +17,7 @@ OpenSpiel's own imperfect-information Python games (``python_team_dominoes``) im
 ``resample_from_infostate``, so its ISMCTS cannot run on them; the OpenSpiel column is its
 ISMCTS on our games, which is the comparison that matters.
 
-Usage: ``python experiments/bench/ismcts.py [--games G ...] [--ours N] [--theirs N]``
+Usage: ``python experiments/speed/ismcts.py [--games G ...] [--ours N] [--theirs N]``
 """
 
 from __future__ import annotations

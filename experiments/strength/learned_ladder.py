@@ -1,6 +1,6 @@
 """What each committed model is worth in search iterations (results/learned.md).
 
-    python experiments/bench/learned_ladder.py --deals 60 --seed 4242 \
+    python experiments/strength/learned_ladder.py --deals 60 --seed 4242 \
         --out results/learned/ladder.json --png results/learned/ladder.png
 
 For each game with a committed model (``skip_ai/models/<game>.npz``, the game's default

@@ -1,6 +1,6 @@
 """The learned models on held-out duplicate deals (results/learned.md).
 
-    python experiments/bench/learned.py "skip_columns" skip_columns \
+    python experiments/strength/learned.py "skip_columns" skip_columns \
         --deals 150 --seed 19150 --iterations 100 --out runs/learned-columns.json
 
 Plays, on ``--deals`` duplicate deals of the ``--seed`` family (named before training, never

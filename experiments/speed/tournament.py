@@ -12,7 +12,7 @@
    machine) and extrapolates the whole batch's wall time on ``--workers`` processes at the
    ``--efficiency`` measured in section 1.
 
-Usage: ``python experiments/bench/tournament.py [--only speedup overhead memory]
+Usage: ``python experiments/speed/tournament.py [--only speedup overhead memory]
 [--estimate experiments/tournaments/overnight.toml]``. Everything but the estimate takes about
 5 minutes on this 2-core machine.
 """
