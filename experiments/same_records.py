@@ -56,6 +56,8 @@ INPUTS = {
     ],
 }
 IGNORED = {
+    "created",
+    "s / game",
     "seconds",
     "code_version",
     "cpu_seconds",
@@ -71,27 +73,30 @@ IGNORED = {
     "commit",
 }
 
+TIME_FILES = {"cpu.json"}
+"""Files that hold only times (a training run's CPU seconds per snapshot)."""
+
 AGENTS_TOML = """name = "agents-with-files"
 seed = 11
 deals = 12
 workers = 2
 games_per_task = 6
-out = "{out}/agents"
+out = "agents"
 
 [[games]]
 game = "skip_brook"
 
 [[agents]]
 name = "weights"
-spec = "heuristic(weights={out}/inputs/brook-weights.json)"
+spec = "heuristic(weights=inputs/brook-weights.json)"
 
 [[agents]]
 name = "tuned"
-spec = "ismcts(tuned={out}/inputs/brook-search.json,iterations=40)"
+spec = "ismcts(tuned=inputs/brook-search.json,iterations=40)"
 
 [[agents]]
 name = "model"
-spec = "learned(model={out}/inputs/brook.npz)"
+spec = "learned(model=inputs/brook.npz)"
 """
 
 SMALL_TOML = """name = "small"
@@ -99,7 +104,7 @@ seed = 7
 deals = 10
 workers = 2
 games_per_task = 5
-out = "{out}/small"
+out = "small"
 
 [[games]]
 game = "skip_columns(players=4)"
@@ -133,14 +138,16 @@ eval_deals = 4
 eval_seed = 1_000
 references = ["heuristic"]
 actors = 1
-out = "{out}/train"
+out = "train"
 """
 
 
 def _skip_ai(*args: str, out: Path, log: str) -> None:
+    """``skip-ai ARGS`` run in ``out``: the configs name their inputs and outputs relative to
+    it, so two runs' batch identities do not differ by where they were made."""
     exe = Path(sys.executable).with_name("skip-ai")
     with open(out / log, "w") as f:
-        subprocess.run([str(exe), *args], check=True, stdout=f, stderr=subprocess.DEVNULL)
+        subprocess.run([str(exe), *args], check=True, cwd=out, stdout=f, stderr=subprocess.DEVNULL)
 
 
 def run(out: Path) -> None:
@@ -154,44 +161,33 @@ def run(out: Path) -> None:
         shutil.copy(found, out / "inputs" / name)
     for game in GAMES:
         for policy in ("random", "heuristic"):
-            _skip_ai(
-                "simulate",
-                game,
-                "-n",
-                "60",
-                "--seed",
-                "5",
-                "--policy",
-                policy,
-                "--out",
-                str(out / f"simulate-{game}-{policy}.parquet"),
-                out=out,
-                log=f"simulate-{game}-{policy}.txt",
-            )
+            name = f"simulate-{game}-{policy}"
+            args = ("-n", "60", "--seed", "5", "--policy", policy, "--out", f"{name}.parquet")
+            _skip_ai("simulate", game, *args, out=out, log=f"{name}.txt")
     for game in ("skip_brook", "skip_chains", "classic_sixty_six_4p"):
-        _skip_ai(
-            "match",
-            game,
-            "heuristic",
-            "random",
-            "-n",
-            "20",
-            "--seed",
-            "3",
-            out=out,
-            log=f"match-{game}.txt",
-        )
+        args = ("heuristic", "random", "-n", "20", "--seed", "3")
+        _skip_ai("match", game, *args, out=out, log=f"match-{game}.txt")
     for name, text in (("agents", AGENTS_TOML), ("small", SMALL_TOML), ("train", TRAIN_TOML)):
-        (out / f"{name}.toml").write_text(text.format(out=out))
-    _skip_ai("tournament", str(out / "agents.toml"), out=out, log="agents.txt")
-    _skip_ai("tournament", str(out / "small.toml"), out=out, log="small.txt")
-    _skip_ai("balance", "--out", str(out / "balance"), out=out, log="balance.txt")
-    _skip_ai("train", str(out / "train.toml"), out=out, log="train.txt")
+        (out / f"{name}.toml").write_text(text)
+    _skip_ai("tournament", "agents.toml", out=out, log="agents.txt")
+    _skip_ai("tournament", "small.toml", out=out, log="small.txt")
+    _skip_ai("balance", "--out", "balance", out=out, log="balance.txt")
+    _skip_ai("train", "train.toml", out=out, log="train.txt")
 
 
 def _frame(path: Path) -> pd.DataFrame:
     df = pd.read_parquet(path) if path.suffix == ".parquet" else pd.read_csv(path)
+    if "measure" in df.columns:  # a study's long table: a row of seconds is a time
+        df = df[df["measure"] != "seconds"]
     return df.drop(columns=[c for c in df.columns if c in IGNORED])
+
+
+def _arrays(z) -> dict[str, np.ndarray]:
+    """A training checkpoint's arrays, its CPU seconds aside (``floats`` = [cpu, loss])."""
+    arrays = {k: z[k] for k in z.files}
+    if "floats" in arrays:
+        arrays["floats"] = arrays["floats"][1:]
+    return arrays
 
 
 def _json(value):
@@ -220,18 +216,16 @@ def differs(a: Path, b: Path) -> str | None:
                 return f"column {col} differs"
         return None
     if a.suffix == ".json":
-        return (
-            None
-            if _json(json.loads(a.read_text())) == _json(json.loads(b.read_text()))
-            else ("contents differ")
-        )
+        same = _json(json.loads(a.read_text())) == _json(json.loads(b.read_text()))
+        return None if same else "contents differ"
     if a.suffix == ".npz":
         with np.load(a, allow_pickle=False) as za, np.load(b, allow_pickle=False) as zb:
             if sorted(za.files) != sorted(zb.files):
                 return f"keys {sorted(za.files)} != {sorted(zb.files)}"
-            bad = [k for k in za.files if not np.array_equal(za[k], zb[k])]
+            aa, ab = _arrays(za), _arrays(zb)
+            bad = [k for k in aa if not np.array_equal(aa[k], ab[k])]
             return f"arrays {bad} differ" if bad else None
-    if a.suffix == ".txt":
+    if a.suffix == ".txt":  # a match's printout
         return None if _text(a) == _text(b) else "printout differs"
     return None
 
@@ -242,7 +236,7 @@ def compare(before: Path, after: Path) -> int:
     files += sorted(p.relative_to(before) for p in before.glob("match-*.txt"))
     problems = 0
     for rel in files:
-        if "inputs" in rel.parts or "figures" in rel.parts:
+        if "inputs" in rel.parts or "figures" in rel.parts or rel.name in TIME_FILES:
             continue
         if not (after / rel).exists():
             print(f"MISSING  {rel}")
