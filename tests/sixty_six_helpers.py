@@ -56,3 +56,16 @@ def texts(state):
 
 def hand(state, seat):
     return [c for c in range(NUM_CARDS) if kernel(state)[LOC + c] == seat]
+
+
+# the hands of the nines-game tests (§12.7.3): seat 0 holds two nines, seat 2 two
+GAME_HANDS = {
+    0: ("9s Ah Kd", "9c Jc Kc"),
+    1: ("Ac Tc Ks", "Qc As Ad"),
+    2: ("Js Td 9d", "Qd Jd 9h"),
+    3: ("Th Kh Ts", "Qh Jh Qs"),
+}
+
+
+def nines_state(hands=GAME_HANDS, **extra):
+    return dealt(hands, nines=True, **extra)

@@ -5,13 +5,13 @@ import numpy as np
 import pyspiel
 import pytest
 from conftest import random_states
-from test_sixty_six_rules import GAME_HANDS, dealt, nines_state
 
 from agents import make_agent
 from skip_ai.games import sixty_six as K
 from skip_ai.kernel.rng import make_rng
 from skip_ai.kernel.state import LOC, MAX_CARDS, NUM_CARDS
 from skip_ai.scenario import play
+from tests.sixty_six_helpers import GAME_HANDS, dealt, nines_state
 
 SUITS = "scdh"
 THREE_HANDS = {

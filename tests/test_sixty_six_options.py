@@ -15,6 +15,7 @@ from tests.sixty_six_helpers import (
     game,
     hand,
     kernel,
+    nines_state,
     second_round,
     texts,
 )
@@ -119,17 +120,6 @@ def test_a_team_that_offered_may_still_play_a_nines_game_but_not_redeal():
 
 
 # --- §12.7.3 nines games -------------------------------------------------------------------
-
-GAME_HANDS = {
-    0: ("9s Ah Kd", "9c Jc Kc"),
-    1: ("Ac Tc Ks", "Qc As Ad"),
-    2: ("Js Td 9d", "Qd Jd 9h"),
-    3: ("Th Kh Ts", "Qh Jh Qs"),
-}
-
-
-def nines_state(hands=GAME_HANDS, **extra):
-    return dealt(hands, nines=True, **extra)
 
 
 def test_two_dark_caught_or_not():
