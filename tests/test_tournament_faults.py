@@ -30,10 +30,10 @@ def test_a_game_that_kills_its_worker_is_recorded_failed_and_the_batch_goes_on(
     parent = os.getpid()
     play = worker_module._play
 
-    def deadly(batch, version, s):
+    def deadly(batch, version, s, prepared):
         if s.match_id == victim and os.getpid() != parent:
             os._exit(9)  # as a segfault in native code would: no exception, no record
-        return play(batch, version, s)
+        return play(batch, version, s, prepared)
 
     monkeypatch.setattr(worker_module, "_play", deadly)
     summary = run_tournament(cfg, workers=2, progress=False)
