@@ -1,9 +1,9 @@
 """``make_agent(agent, game, seed)``: every kind of player from one spec string.
 
 A spec is a name with optional keyword arguments: ``"random"``, ``"ismcts(iterations=1000)"``,
-``"ismcts(seconds=1.5,rollout=heuristic)"``. Values are ints, floats, ``true``/``false`` or bare
-words. Unknown names and arguments are clear errors. The names are the keys of :data:`AGENTS`,
-one table of every kind's maker.
+``"ismcts(seconds=1.5,rollout=heuristic)"``. Values are ints (int64: a larger one is refused
+naming its argument), floats, ``true``/``false`` or bare words. Unknown names and arguments are
+clear errors. The names are the keys of :data:`AGENTS`, one table of every kind's maker.
 
 Where a caller holds a player's settings as a value rather than a spec (the tuner's candidate
 searches), it passes a *bot factory* instead: ``factory(game, seed) -> pyspiel.Bot``, e.g.
@@ -49,16 +49,39 @@ AGENTS: dict[str, AgentMaker] = {
 as keyword arguments."""
 
 
+INT64 = (-(1 << 63), (1 << 63) - 1)
+"""The integers a spec may give: every one reaches a Numba kernel or numpy as an int64 (a
+larger one passed every check, then failed every game with a Numba TypingError)."""
+_WHOLE = re.compile(r"^\s*[+-]?[0-9][0-9_]*\s*$")
+
+
 def parse_value(text: str) -> Any:
+    """A spec argument's value: ``true``/``false``, an int64, a float, else the text itself;
+    a whole number beyond int64 is a ``ValueError``."""
     low = text.lower()
     if low in ("true", "false"):
         return low == "true"
-    for conv in (int, float):
-        try:
-            return conv(text)
-        except ValueError:
-            pass
-    return text
+    try:
+        value = int(text)
+    except ValueError:  # not a whole number, or one of more than 4300 digits
+        if _WHOLE.match(text):
+            raise ValueError(f"{_cut(text)} is beyond a 64-bit integer") from None
+    else:
+        if not INT64[0] <= value <= INT64[1]:
+            raise ValueError(f"{_cut(text)} is beyond a 64-bit integer")
+        return value
+    try:
+        return float(text)
+    except ValueError:
+        return text
+
+
+def _cut(text: str, keep: int = 30) -> str:
+    """A long value cut for a one-line message."""
+    text = text.strip()
+    if len(text) <= keep:
+        return text
+    return f"{text[: keep // 2]}...{text[-(keep // 2) :]} ({len(text)} characters)"
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
@@ -78,7 +101,12 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
                 )
             if am.group(1) in kwargs:
                 raise ValueError(f"argument {am.group(1)!r} given twice in agent spec {spec!r}")
-            kwargs[am.group(1)] = parse_value(am.group(2))
+            try:
+                kwargs[am.group(1)] = parse_value(am.group(2))
+            except ValueError as e:
+                raise ValueError(
+                    f"argument {am.group(1)!r} in agent spec {_cut(spec, 80)!r}: {e}"
+                ) from None
     return name, kwargs
 
 

@@ -45,4 +45,6 @@ def make_heuristic(game: pyspiel.Game, seed: int = 0, weights: str | None = None
     """``heuristic`` or ``heuristic(weights=PATH.json)`` (tuned by ``skip-ai tune``)."""
     if not isinstance(game, KernelGame):
         raise ValueError(f"the heuristic agent plays skip_ai games only (got {game})")
+    if weights is not None and not isinstance(weights, str):
+        raise ValueError(f"heuristic: weights must be a file's path (got {weights!r})")
     return HeuristicBot(game, seed, None if weights is None else load_weights(weights, game))

@@ -265,6 +265,9 @@ def make_ismcts(
     ``tuned`` name files (see the module docstring)."""
     if not isinstance(game, KernelGame):
         raise ValueError(f"the ismcts agent plays skip_ai games only (got {game})")
+    for name, value in (("tuned", tuned), ("weights", weights)):
+        if value is not None and not isinstance(value, str):
+            raise ValueError(f"ismcts: {name} must be a file's path (got {value!r})")
     config = SearchConfig()
     if tuned is not None:
         if set(options) & set(TUNED) or weights is not None:

@@ -54,6 +54,8 @@ rows) and write it back with :meth:`PolicyValueNet.set_trainable`. A file withou
 
 from __future__ import annotations
 
+import zipfile
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -71,6 +73,17 @@ FORMAT = "skip_ai.policy_value_net/2"
 KINDS = ("policy_value", "q")
 MAX_WIDTH = 4096
 """The widest hidden layer a model may have (a training config's ``hidden``)."""
+MAX_LAYERS = 16
+"""The most hidden layers a model may have (a training config's ``hidden``)."""
+MAX_IO = 1 << 20
+"""The largest observation size and action count a model may have (the games': hundreds of
+observation values, at most tens of thousands of action ids)."""
+MAX_PARAMS = 1 << 28
+"""The most parameters a model file may hold (2 GB as float64): :data:`MAX_LAYERS` layers of
+:data:`MAX_WIDTH` are about this many. Checked from the zip's directory before a byte is
+inflated (an 8 MB file once inflated to 8.6 GB before it was refused)."""
+_SMALL_MEMBER = 1 << 16
+"""The largest member other than ``params`` (the metadata, the layer sizes), in bytes."""
 _KEYS = {
     "format",
     "kind",
@@ -322,24 +335,30 @@ class PolicyValueNet:
         path = Path(path)
         if not path.is_file():
             raise ValueError(f"no model file at {path}")
+        members = _members(path)  # sizes checked before anything is read
         try:
             with np.load(path, allow_pickle=False) as z:
-                data = {k: z[k] for k in z.files}
+                data = {k: z[k] for k in z.files if k != "params"}
         except Exception as e:  # not a zip, truncated, or holding pickled objects
             raise ValueError(f"{path} is not a model file (.npz without pickles): {e}") from None
         if "format" in data and str(data["format"]) != FORMAT:
             raise ValueError(
                 f"{path}: unknown model format {str(data['format'])!r} (expected {FORMAT!r})"
             )
-        missing = _KEYS - set(data)
+        missing = _KEYS - set(data) - ({"params"} & set(members))
         if missing:
             raise ValueError(f"{path} is not a model file: missing {', '.join(sorted(missing))}")
         if str(data["kind"]) not in KINDS:
             raise ValueError(f"{path}: unknown model kind {str(data['kind'])!r}")
         dims = np.asarray(data["dims"])
-        params = np.asarray(data["params"])
         if dims.ndim != 1 or len(dims) < 2 or dims.dtype.kind not in "iu" or (dims < 1).any():
             raise ValueError(f"{path}: malformed layer sizes {dims!r}")
+        if len(dims) > MAX_LAYERS + 2 or (dims[1:-1] > MAX_WIDTH).any() or dims.max() > MAX_IO:
+            raise ValueError(
+                f"{path}: layer sizes {dims.tolist()[:8]}{'...' if len(dims) > 8 else ''} beyond "
+                f"a model's bounds ({MAX_LAYERS} hidden layers of at most {MAX_WIDTH}, inputs "
+                f"and outputs at most {MAX_IO})"
+            )
         dims = dims.astype(np.int64)
         if (dims[0], dims[-1]) != (int(data["obs_size"]), int(data["num_actions"])):
             raise ValueError(
@@ -349,18 +368,24 @@ class PolicyValueNet:
         version = int(data.get("action_parts", 0))
         parts = _parts_of(path, str(data["game"]), version) if version else None
         af, af_size = int(data.get("action_features", 0)), int(data.get("action_feature_size", 0))
-        if af < 0 or af_size < 0 or (af == 0) != (af_size == 0):
+        if af < 0 or not 0 <= af_size <= MAX_IO or (af == 0) != (af_size == 0):
             raise ValueError(f"{path}: action features version {af} with {af_size} features")
         expected = param_count(dims) + af_size * (int(dims[-2]) + 1)
         if parts is not None:
             if len(parts) != dims[-1]:
                 raise ValueError(f"{path}: {len(parts)} action ids have parts, not {dims[-1]}")
             expected -= (dims[-1] - int(parts.max()) - 1) * (dims[-2] + 1)
-        if params.ndim != 1 or params.dtype.kind != "f" or len(params) != expected:
+        shape, dtype = members["params"]
+        if len(shape) != 1 or dtype.kind != "f" or shape[0] != expected:
             raise ValueError(
-                f"{path}: {params.shape} parameters of type {params.dtype}, "
+                f"{path}: {shape} parameters of type {dtype}, "
                 f"expected {expected} floats for layers {dims.tolist()}"
             )
+        try:
+            with np.load(path, allow_pickle=False) as z:
+                params = np.asarray(z["params"])
+        except Exception as e:  # truncated, or a bad checksum
+            raise ValueError(f"{path} is not a model file (.npz without pickles): {e}") from None
         if not np.isfinite(params).all():
             raise ValueError(f"{path}: the parameters hold NaN or infinite values")
         net = cls(
@@ -413,6 +438,68 @@ class PolicyValueNet:
         wv, bv, off = _take(self.params, off, 1, self.dims[-2])
         logits = h @ Wp.T + bp if policy else None
         return logits, np.tanh(h @ wv[0] + bv[0]), acts
+
+
+class _Refused(Exception):
+    """Why :func:`_members` refuses a file (said with its path by the caller)."""
+
+
+def _members(path: Path) -> dict[str, tuple[tuple[int, ...], np.dtype]]:
+    """Each array of the model file ``path`` by key: its shape and type, read from its header
+    after the zip's directory showed every member within a model's bounds (``params`` at most
+    :data:`MAX_PARAMS` float64 values, the rest :data:`_SMALL_MEMBER` bytes each), so that
+    nothing is inflated past those bounds (the directory's sizes bound what zipfile inflates,
+    and each header must account for its member's size exactly). A one-line ``ValueError``
+    otherwise."""
+    try:
+        with zipfile.ZipFile(path) as zf:
+            return {
+                info.filename.removesuffix(".npy"): _header(zf, info)
+                for info in zf.infolist()
+                if _within_bounds(info)
+            }
+    except _Refused as e:
+        raise ValueError(f"{path}: {e}") from None
+    except (
+        zipfile.BadZipFile,
+        zipfile.LargeZipFile,
+        zlib.error,
+        OSError,
+        ValueError,
+        EOFError,
+    ) as e:
+        raise ValueError(f"{path} is not a model file (.npz without pickles): {e}") from None
+
+
+def _within_bounds(info: zipfile.ZipInfo) -> bool:
+    """True for an ``.npy`` member within its bound (other members are never read)."""
+    params = info.filename == "params.npy"
+    limit = _SMALL_MEMBER + (8 * MAX_PARAMS if params else 0)
+    if info.file_size > limit:
+        what = "a model's parameters take" if params else "a model's other members take"
+        raise _Refused(
+            f"member {info.filename!r} inflates to {info.file_size:,} bytes; {what} at most "
+            f"{limit:,}"
+        )
+    return info.filename.endswith(".npy")
+
+
+def _header(zf: zipfile.ZipFile, info: zipfile.ZipInfo) -> tuple[tuple[int, ...], np.dtype]:
+    """The shape and type an ``.npy`` member's header declares, checked against its size."""
+    with zf.open(info) as f:
+        version = np.lib.format.read_magic(f)
+        if version == (1, 0):
+            shape, _, dtype = np.lib.format.read_array_header_1_0(f)
+        elif version == (2, 0):
+            shape, _, dtype = np.lib.format.read_array_header_2_0(f)
+        else:
+            raise ValueError(f"member {info.filename!r} has .npy version {version}")
+        start = f.tell()
+    if dtype.hasobject:
+        raise ValueError(f"member {info.filename!r} holds pickled objects")
+    if start + int(np.prod(shape, dtype=object)) * dtype.itemsize != info.file_size:
+        raise ValueError(f"member {info.filename!r}: its header does not match its size")
+    return tuple(shape), dtype
 
 
 def features_module(game, size: int) -> ModuleType:

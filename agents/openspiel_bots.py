@@ -19,6 +19,11 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
+from agents.search_config import MAX_ITERATIONS, MAX_SECONDS
+
+MAX_ROLLOUTS = 1000
+"""The most random rollouts one leaf may average."""
+
 
 class _TimeUp(Exception):
     pass
@@ -38,10 +43,27 @@ class OpenSpielISMCTS(ismcts.ISMCTSBot):
     ):
         if (iterations is None) == (seconds is None):
             raise ValueError("openspiel_ismcts needs exactly one budget: iterations=N or seconds=S")
-        _check("iterations", iterations, "a positive integer", lambda x: x >= 1, whole=True)
-        _check("seconds", seconds, "a positive finite number", lambda x: x > 0)
+        _check(
+            "iterations",
+            iterations,
+            f"a positive integer, at most {MAX_ITERATIONS:_}",
+            lambda x: 1 <= x <= MAX_ITERATIONS,
+            whole=True,
+        )
+        _check(
+            "seconds",
+            seconds,
+            f"a positive finite number, at most {MAX_SECONDS:g}",
+            lambda x: 0 < x <= MAX_SECONDS,
+        )
         _check("uct_c", uct_c, "a finite number ≥ 0", lambda x: x >= 0)
-        _check("rollouts", rollouts, "a positive integer", lambda x: x >= 1, whole=True)
+        _check(
+            "rollouts",
+            rollouts,
+            f"a positive integer, at most {MAX_ROLLOUTS:_}",
+            lambda x: 1 <= x <= MAX_ROLLOUTS,
+            whole=True,
+        )
         rs = np.random.RandomState(seed % (1 << 32))
         evaluator = mcts.RandomRolloutEvaluator(n_rollouts=rollouts, random_state=rs)
         super().__init__(
@@ -91,8 +113,13 @@ def _check(
     number = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(
         value, bool
     )
-    if not number or not math.isfinite(value) or (whole and value != int(value)) or not ok(value):
-        raise ValueError(f"openspiel_ismcts: {name} must be {what} (got {value!r})")
+    try:
+        finite = number and math.isfinite(value)
+    except OverflowError:  # an int too large for a float
+        finite = False
+    if not finite or (whole and value != int(value)) or not ok(value):
+        shown = repr(value) if len(repr(value)) <= 40 else f"{repr(value)[:37]}..."
+        raise ValueError(f"openspiel_ismcts: {name} must be {what} (got {shown})")
 
 
 def make_openspiel_ismcts(

@@ -33,6 +33,12 @@ ROLLOUTS = ("random", "heuristic", "model")
 FINALS = ("visits", "value")
 TUNED = ("uct_c", "rollout_eps", "prior_c", "heuristic_prior", "weights")
 """The settings a tuned-search file sets (a spec with ``tuned=FILE`` may not give them)."""
+MAX_ITERATIONS = 10**9
+"""The largest iteration budget of one search (hours a move; the kernel counts in int64)."""
+MAX_SECONDS = 3600.0
+"""The largest time budget of one search, in seconds (an hour a move)."""
+MAX_DEPTH = 10_000
+"""The largest ``value_after`` and ``prior_depth``: moves, and no game lasts this long."""
 
 
 @dataclass(frozen=True)
@@ -84,15 +90,21 @@ class SearchConfig:
         if self.iterations is not None and self.seconds is not None:
             raise ValueError("ismcts needs exactly one budget: iterations=N or seconds=S")
         if self.iterations is not None:
-            if not _is_int(self.iterations) or self.iterations < 1:
+            if not _is_int(self.iterations) or not 1 <= self.iterations <= MAX_ITERATIONS:
                 raise ValueError(
-                    f"ismcts: iterations must be a positive integer (got {self.iterations!r})"
+                    f"ismcts: iterations must be a positive integer, at most {MAX_ITERATIONS:_} "
+                    f"(got {_shown(self.iterations)})"
                 )
             self._set("iterations", int(self.iterations))
         if self.seconds is not None:
             self._set(
                 "seconds",
-                _number("seconds", self.seconds, "a positive finite number", lambda x: x > 0),
+                _number(
+                    "seconds",
+                    self.seconds,
+                    f"a positive finite number, at most {MAX_SECONDS:g}",
+                    lambda x: 0 < x <= MAX_SECONDS,
+                ),
             )
 
     def _check_numbers(self) -> None:
@@ -148,17 +160,19 @@ class SearchConfig:
         if self.value_after is not None:
             if self.model is None:
                 raise ValueError("ismcts: value_after needs a model=PATH (its value head)")
-            if not _is_int(self.value_after) or self.value_after < 0:
+            if not _is_int(self.value_after) or not 0 <= self.value_after <= MAX_DEPTH:
                 raise ValueError(
-                    f"ismcts: value_after must be an integer ≥ 0 (got {self.value_after!r})"
+                    f"ismcts: value_after must be an integer ≥ 0, at most {MAX_DEPTH:_} "
+                    f"(got {_shown(self.value_after)})"
                 )
             self._set("value_after", int(self.value_after))
         if self.prior_depth != 0:
             if self.model is None:
                 raise ValueError("ismcts: prior_depth needs a model=PATH (its prior)")
-            if not _is_int(self.prior_depth) or self.prior_depth < 0:
+            if not _is_int(self.prior_depth) or not 0 <= self.prior_depth <= MAX_DEPTH:
                 raise ValueError(
-                    f"ismcts: prior_depth must be an integer ≥ 0 (got {self.prior_depth!r})"
+                    f"ismcts: prior_depth must be an integer ≥ 0, at most {MAX_DEPTH:_} "
+                    f"(got {_shown(self.prior_depth)})"
                 )
 
     def _set(self, name: str, value: Any) -> None:
@@ -198,11 +212,25 @@ def _number(name: str, x: Any, what: str, ok: Callable[[float], bool]) -> float:
     if (
         isinstance(x, bool)
         or not isinstance(x, (int, float, np.integer, np.floating))
-        or not math.isfinite(x)
+        or not _finite(x)
         or not ok(x)
     ):
-        raise ValueError(f"ismcts: {name} must be {what} (got {x!r})")
+        raise ValueError(f"ismcts: {name} must be {what} (got {_shown(x)})")
     return float(x)
+
+
+def _finite(x: Any) -> bool:
+    """Is the number ``x`` finite as a float (an int too large for one is not)?"""
+    try:
+        return math.isfinite(x)
+    except OverflowError:
+        return False
+
+
+def _shown(x: Any) -> str:
+    """``repr(x)``, cut for a one-line message."""
+    text = repr(x)
+    return text if len(text) <= 40 else f"{text[:18]}...{text[-18:]} ({len(text)} characters)"
 
 
 def _spec_value(v: Any) -> str:
@@ -258,7 +286,7 @@ def load_search_config(path: str | Path, game: KernelGame) -> SearchConfig:
         uct_c, eps = data["uct_c"], data["rollout_eps"]
         prior_c = data.get("prior_c", 0.0)
         weights = [float(w) for w in data["weights"]]
-    except (ValueError, KeyError, TypeError, AttributeError) as e:
+    except (ValueError, KeyError, TypeError, AttributeError, OverflowError) as e:
         raise ValueError(f"{path} is not a tuned search file: {e}") from None
     if not same_game(game_name, game):
         raise ValueError(f"{path}: this search was tuned for {game_name}, not {game}")

@@ -63,5 +63,7 @@ def load_weights(path: str | Path, game: KernelGame) -> np.ndarray:
         raise ValueError(f"{path}: weights {names} do not match the heuristic's {expected}")
     try:
         return heuristic_weights(game, np.asarray(weights, np.float64))
+    except OverflowError:  # an integer too large for a float: not a finite weight
+        raise ValueError(f"{path}: the weights must be finite numbers (one is too large)") from None
     except (ValueError, TypeError) as e:
         raise ValueError(f"{path}: {e}") from None

@@ -4,7 +4,10 @@
 the parameters whose default depends on others, so
 ``pyspiel.load_game("skip_domino(players=2)")`` loads the 36-card game afterwards (why a
 patch and not defaults resolved inside the game: :func:`skip_ai.pyspiel_wrapper.load_game`).
-These two are the package's only effects on the outside, both made here.
+It also replaces ``pyspiel.serialize_game_and_state`` / ``deserialize_game_and_state`` for
+these games with a checked text format that never unpickles
+(:mod:`skip_ai.state_text`). These three are the package's only effects on the outside,
+all made here.
 """
 
 from skip_ai._numba_cache import configure as _configure_numba_cache

@@ -9,7 +9,7 @@ from pathlib import Path
 def output_file(path: str | Path, what: str) -> Path:
     """``path`` as a file that can be written: not a folder, under a folder (made if
     missing) rather than under a file. A ``ValueError`` of one line names ``what``."""
-    path = Path(path)
+    path = Path(_given(path, what))
     if path.is_dir():
         raise ValueError(f"{what} {path} is a folder; give a file name")
     _folder(path.parent, f"the folder of {what} {path}")
@@ -17,9 +17,18 @@ def output_file(path: str | Path, what: str) -> Path:
 
 
 def output_folder(path: str | Path, what: str) -> Path:
-    """``path`` as a folder that can be written (made if missing)."""
-    path = Path(path)
+    """``path`` as a folder that can be written (made if missing); an empty path is refused
+    (it would write into the current folder)."""
+    path = Path(_given(path, what))
     _folder(path, f"{what} {path}")
+    return path
+
+
+def _given(path: str | Path, what: str) -> str | Path:
+    """``path`` unless it is empty or only spaces: ``Path("")`` is the current folder, so an
+    empty ``out`` would write a study or a run among whatever is there."""
+    if isinstance(path, str) and not path.strip():
+        raise ValueError(f"{what} is empty; give a folder or file path")
     return path
 
 

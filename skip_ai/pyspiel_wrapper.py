@@ -10,34 +10,69 @@ while Python callers hit these Python methods directly and skip two or three cro
 language boundary per call. Both routes end in the same kernel functions.
 
 The instance ``__dict__`` holds only plain data (the kernel array, the current player and a
-log of who saw each action), because pyspiel clones by deep-copying it and serialises it
-by pickling it.
+log of who saw each action), because pyspiel clones by deep-copying it.
+
+**Serialisation** is plain text that is parsed and checked, never a pickle
+(:mod:`skip_ai.state_text`, which this module calls): ``state.serialize()``,
+``game.deserialize_state(text)``, pickling a state, and — installed by ``import skip_ai``
+(:func:`install_load_game`) — ``pyspiel.serialize_game_and_state`` /
+``pyspiel.deserialize_game_and_state`` for our games.
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
+import threading
 from types import SimpleNamespace
 
 import numpy as np
 import pyspiel
 
+from skip_ai import state_text
 from skip_ai.kernel.engine import engine
 from skip_ai.kernel.rng import make_rng
-from skip_ai.kernel.state import CHANCE, H_CUR, H_PLAYERS, LOC, MAX_CARDS, TERMINAL, team_of
+from skip_ai.kernel.state import (
+    CHANCE,
+    H_CUR,
+    H_PLAYERS,
+    LOC,
+    MAX_CARDS,
+    TERMINAL,
+    team_of,
+)
 from skip_ai.spec import GameSpec
 
 REGISTRY: dict[str, GameSpec] = {}
 """Every registered game by short name, in registration order."""
 
-_SCRATCH = np.empty(1 << 16, dtype=np.int64)
-"""Shared output buffer for kernel calls (the wrapper is single-threaded under the GIL)."""
+SCRATCH_SIZE = 1 << 16
+"""Entries of a kernel call's output buffer (legal actions, chance outcomes)."""
+
+_local = threading.local()
+"""Each thread's own output buffer for kernel calls, ``_local.scratch``: a buffer shared by
+threads gave one thread's legal moves to another (the server plays each table in its own
+thread), the GIL being free to pass between the kernel's write and the copy out."""
 
 _resample_seeds = itertools.count(0x5EED)
 
 
 class IllegalActionError(ValueError):
     """An action that is not legal in the state it was applied to (the state is unchanged)."""
+
+
+def _new_scratch() -> np.ndarray:
+    """This thread's output buffer for kernel calls, made at its first call."""
+    _local.scratch = out = np.empty(SCRATCH_SIZE, dtype=np.int64)
+    return out
+
+
+def _scratch() -> np.ndarray:
+    """This thread's output buffer for kernel calls (see :data:`_local`)."""
+    try:
+        return _local.scratch
+    except AttributeError:
+        return _new_scratch()
 
 
 def register(spec: GameSpec) -> None:
@@ -115,6 +150,11 @@ class KernelGame(pyspiel.Game):
     def new_initial_state(self) -> KernelState:
         return self.state_cls(self)
 
+    def deserialize_state(self, text: str) -> KernelState:
+        """The state ``state.serialize()`` wrote (:func:`skip_ai.state_text.deserialize_state`:
+        checked, a one-line ``ValueError`` if it is not a state of this game)."""
+        return state_text.deserialize_state(self, text)
+
     def teams(self) -> np.ndarray:
         """The team (0 or 1) of every seat, as the kernel seats them (``team_of``)."""
         return np.array([team_of(self.initial, q) for q in range(self.num_players())], np.int64)
@@ -189,8 +229,12 @@ class KernelState(pyspiel.State):
     def legal_actions(self, player: int | None = None) -> list[int]:
         if player is not None and player != self._cur:
             return []
-        n = self.ops.actions(self._s, _SCRATCH)
-        return _SCRATCH[:n].tolist()
+        try:
+            out = _local.scratch
+        except AttributeError:
+            out = _new_scratch()
+        n = self.ops.actions(self._s, out)
+        return out[:n].tolist()
 
     def _legal_actions(self, player: int) -> list[int]:
         return self.legal_actions(player)
@@ -198,13 +242,18 @@ class KernelState(pyspiel.State):
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if self._cur != CHANCE:
             return []
-        n = self.spec.kernel.chance_outcomes(self._s, _SCRATCH)
+        out = _scratch()
+        n = self.spec.kernel.chance_outcomes(self._s, out)
         p = 1.0 / n
-        return [(a, p) for a in _SCRATCH[:n].tolist()]
+        return [(a, p) for a in out[:n].tolist()]
 
     def _apply_action(self, action: int) -> None:
         actor = self._cur
-        vis = self.ops.checked_apply(self._s, action, _SCRATCH)
+        try:
+            out = _local.scratch
+        except AttributeError:
+            out = _new_scratch()
+        vis = self.ops.checked_apply(self._s, action, out)
         if vis < 0:
             raise IllegalActionError(self._illegal_message(actor, action))
         self._log.append((vis << 3) | (actor + 1))
@@ -349,8 +398,25 @@ class KernelState(pyspiel.State):
         return new
 
     def kernel_state(self) -> np.ndarray:
-        """A copy of the kernel state array (for tests, tools and kernel-level agents)."""
+        """A copy of the kernel state array (for the text form, tests, tools and kernel-level
+        agents)."""
         return self._s.copy()
+
+    # ----- serialisation ------------------------------------------------------------------
+    def serialize(self) -> str:
+        """This state as text (:func:`skip_ai.state_text.serialize_state`), read back by
+        ``game.deserialize_state``."""
+        return state_text.serialize_state(self)
+
+    def __reduce__(self):
+        # pickle: the game string and the text form, read back with every check (pyspiel's
+        # own pickling of a state went through the pickled ``__dict__``)
+        return _unpickle_state, (str(self.get_game()), state_text.serialize_state(self))
+
+
+def _unpickle_state(game_string: str, text: str) -> KernelState:
+    """A pickled state (``KernelState.__reduce__``): the game loaded, the text checked."""
+    return state_text.deserialize_state(load(game_string), text)
 
 
 def spec_of(game_string: str) -> GameSpec:
@@ -405,12 +471,19 @@ def load_game(game, params=None):
     would also change what ``get_type().parameter_specification`` declares. The patch reaches
     Python callers only; C++ code calling ``LoadGame`` with a partial string gets the fixed
     defaults (``str(game)``, which pyspiel's own serialisation uses, always spells them out).
+
+    For our games it also refuses a parameter given twice (``skip_columns(players=4,players=2)``,
+    or in both the string and ``params``) with one line: pyspiel parses the string into a map
+    that keeps the last value silently, before any game sees it. C++ callers of ``LoadGame``
+    still get pyspiel's behaviour.
     """
     if isinstance(game, str):
         given = dict(pyspiel.game_parameters_from_string(game))
         name = given.pop("name")
-        given.update(params or {})
         spec = REGISTRY.get(name)
+        if spec is not None:
+            _refuse_repeated_parameters(game, name, params)
+        given.update(params or {})
         if spec is not None and any(p.auto and p.name not in given for p in spec.params):
             known = {p.name for p in spec.params}
             if set(given) <= known:  # unknown names: let pyspiel report them
@@ -418,10 +491,56 @@ def load_game(game, params=None):
     return _pyspiel_load_game(game) if params is None else _pyspiel_load_game(game, params)
 
 
+def _refuse_repeated_parameters(game_string: str, name: str, params: dict | None) -> None:
+    """A ``ValueError`` of one line if ``game_string`` names a parameter twice at its top
+    level, or one that ``params`` gives too (names compared as pyspiel reads them: exactly,
+    spaces included)."""
+    seen = set(params or {})
+    for key in _parameter_names(game_string):
+        if key in seen:
+            where = state_text.excerpt(game_string, 100)
+            raise ValueError(
+                f"{name}: parameter {key!r} is given twice in {where}"
+                + (" and its parameters" if key in (params or {}) else "")
+            )
+        seen.add(key)
+
+
+def _parameter_names(game_string: str) -> list[str]:
+    """The parameter names of a game string ``name(k=v,...)`` at its top level (a value may
+    itself be a game string in parentheses), in order, repeats kept."""
+    start = game_string.find("(")
+    if start < 0:
+        return []
+    names, depth, item = [], 0, []
+    for ch in game_string[start + 1 :]:
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            if depth == 0:
+                break
+            depth -= 1
+        elif ch == "," and depth == 0:
+            names.append("".join(item))
+            item = []
+            continue
+        item.append(ch)
+    names.append("".join(item))
+    return [x.split("=", 1)[0] for x in names if x]
+
+
 def install_load_game() -> None:
-    """Make :func:`load_game` pyspiel's ``load_game`` (what ``import skip_ai`` does, once,
-    next to registering the games)."""
+    """Make :func:`load_game` pyspiel's ``load_game``, and
+    :func:`skip_ai.state_text.serialize_game_and_state` /
+    :func:`~skip_ai.state_text.deserialize_game_and_state` (given the names in :data:`REGISTRY`
+    and :func:`load`) pyspiel's (our games' states as checked text, never a pickle): what
+    ``import skip_ai`` does, once, next to registering the games. Python callers only: C++ code
+    calling pyspiel's functions directly gets pyspiel's."""
     pyspiel.load_game = load_game
+    pyspiel.serialize_game_and_state = state_text.serialize_game_and_state
+    pyspiel.deserialize_game_and_state = functools.partial(
+        state_text.deserialize_game_and_state, games=REGISTRY.keys(), load=load
+    )
 
 
 def variants(spec: GameSpec) -> list[str]:

@@ -13,7 +13,7 @@ from skip_ai.duplicate import score_a, seatings
 from skip_ai.kernel.rng import base_seed, derive
 from skip_ai.match import play_seating
 from skip_ai.pyspiel_wrapper import load
-from skip_ai.records import to_table
+from skip_ai.record_schema import to_table
 from skip_ai.sim import winners
 
 GAMES = ["skip_columns", "skip_pyatki"]  # a team game and a game played each for itself

@@ -277,7 +277,11 @@ def test_cli_report_errors(tmp_path, capsys):
 
 
 def test_failed_games_are_left_out(hand_made, tmp_path):
-    failed = team_game(2, 0, True, 99) | {"status": "failed", "error": "boom"}
+    # as the worker records a game that raised: no result (a result would contradict the
+    # status, and the records would be refused: test_records_hostile.py)
+    result = ["returns", "scores", "score_a", "winner", "num_actions", "num_moves"]
+    failed = team_game(2, 0, True, 99) | dict.fromkeys(result, None)
+    failed |= {"status": "failed", "error": "boom"}
     out = write_records(hand_made.to_dict("records") + [failed], tmp_path, shards=1)
     df = analysis.load_records(out)
     assert len(df) == 4 and set(df.status) == {"ok"}

@@ -1,8 +1,8 @@
 """The layers hold: core ← agents ← drivers, and every module imports on its own.
 
 - **core**: cards, kernel, games, what a game declares (``spec``), its text and words, the table
-  layouts' shared zones (``layout``), the pyspiel wrapper, mirrored deals (and the package's
-  own ``__init__``);
+  layouts' shared zones (``layout``), the pyspiel wrapper, its states' text form
+  (``state_text``), mirrored deals (and the package's own ``__init__``);
 - **agents**: everything under ``agents/``, with the files agents read;
 - **drivers**: the rest of ``skip_ai`` (sim, duplicate, match, play, tournament, training,
   analysis, cli, ...).
@@ -32,6 +32,7 @@ CORE = (
     "skip_ai.words",
     "skip_ai.layout",
     "skip_ai.pyspiel_wrapper",
+    "skip_ai.state_text",
     "skip_ai.mirror",
 )
 LAYERS = ("core", "agents", "drivers")

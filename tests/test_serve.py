@@ -19,7 +19,8 @@ from test_serve_views import shown_cards
 
 from agents.ismcts_kernel import M_NODES, VISITS
 from skip_ai.kernel.state import hidden_from
-from skip_ai.records import SCHEMA, read_records
+from skip_ai.record_schema import SCHEMA
+from skip_ai.records import read_records
 from skip_ai.serve.server import make_server
 from skip_ai.tournament import load_config, run_tournament
 
@@ -59,9 +60,7 @@ class Client:
 
 
 def running(records=None):
-    server = make_server("127.0.0.1", 0, records)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server
+    return make_server("127.0.0.1", 0, records).start()
 
 
 @pytest.fixture(scope="module")
@@ -259,9 +258,13 @@ def test_a_view_is_served_while_a_bot_searches(client):
     )
 
 
+NUMBERS = ("iterations", "seconds", "moves", "forced", "visits", "share", "value")
+"""What a search says of the bot's hand: none of it while a person plays against it."""
+
+
 def test_why_a_bot_moved(client):
-    # a person's table: while the game is on, only the chosen move (the others name the
-    # bot's hidden cards)
+    # a person's table: while the game is on, only the chosen move as the person saw it, and
+    # no number (the bot's other moves, their count, visits and values follow from its hand)
     view = open_table(
         client, "skip_columns(players=2,deck=36)", 0, ["x", "ismcts(iterations=60)"], seed=3
     )
@@ -271,19 +274,35 @@ def test_why_a_bot_moved(client):
     search = view["search"]
     assert search["seat"] == 1 and not search["full"] and len(search["rows"]) == 1
     row = search["rows"][0]
-    assert row["chosen"] and 0 < row["share"] <= 1 and search["iterations"] == 60
+    assert row["chosen"] and not set(NUMBERS) & (set(search) | set(row)), search
     entry = next(e for e in view["log"] if e["i"] == search["i"])
     assert entry["why"] and entry["text"] == row["label"]
     status, again = client.get(f"/api/tables/{view['id']}/why/{search['i']}")
     assert status == 200 and again["rows"] == search["rows"]
     assert client.get(f"/api/tables/{view['id']}/why/0")[0] == 400
+    # the game over, everything: the search's size and every root move
+    while not view["terminal"]:
+        view = wait_for(client, view, lambda v: v["terminal"] or v["moves"])
+        if view["moves"]:
+            url = f"/api/tables/{view['id']}/move"
+            _, view = client.post(url, {"action": view["moves"][0]["a"]})
+    status, after = client.get(f"/api/tables/{view['id']}/why/{search['i']}")
+    assert status == 200 and after["full"] and after["iterations"] == 60
+    assert len(after["rows"]) == after["moves"] and sum(r["chosen"] for r in after["rows"]) == 1
     # watching bots, every card is open: every root move
     watch = open_table(
         client, "skip_columns(players=2,deck=36)", None, ["ismcts(iterations=60)", "random"], seed=3
     )
     watch = wait_for(client, watch, lambda v: v["search"] is not None)
-    assert watch["search"]["full"] and len(watch["search"]["rows"]) == watch["search"]["moves"] > 1
-    assert abs(sum(r["share"] for r in watch["search"]["rows"]) - 1) < 1e-9
+    assert watch["search"]["full"]
+    watch = wait_for(client, watch, lambda v: v["terminal"])
+    searches = [
+        client.get(f"/api/tables/{watch['id']}/why/{e['i']}")[1] for e in watch["log"] if e["why"]
+    ]
+    assert searches and all(s["full"] and len(s["rows"]) == s["moves"] for s in searches)
+    chosen = next(s for s in searches if s["moves"] > 1)
+    assert abs(sum(r["share"] for r in chosen["rows"]) - 1) < 1e-9
+    assert all(s["forced"] == (s["moves"] == 1) for s in searches)
 
 
 @pytest.mark.parametrize(
@@ -433,7 +452,9 @@ def test_the_page_reads_no_file_but_its_own(replays):
     noting = True
 
     def note(event: str, args: tuple) -> None:
-        if noting and event == "open" and "process_request" in threading.current_thread().name:
+        # the server's threads: its event loop's, and the pool its endpoints' work runs in
+        thread = threading.current_thread().name
+        if noting and event == "open" and thread in ("skip-ai-serve", "AnyIO worker thread"):
             opened.append(str(args[0]))
 
     sys.addaudithook(note)  # a hook cannot be removed: it stops noting after this test

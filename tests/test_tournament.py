@@ -20,7 +20,8 @@ from skip_ai.cli import main
 from skip_ai.duplicate import seatings
 from skip_ai.match import play_seating
 from skip_ai.pyspiel_wrapper import load
-from skip_ai.records import SCHEMA, read_records
+from skip_ai.record_schema import SCHEMA
+from skip_ai.records import read_records
 from skip_ai.tournament import ConfigError, StoreError, load_config, run_tournament
 from skip_ai.tournament.config import parse_config
 from skip_ai.tournament.schedule import schedule, schedule_size

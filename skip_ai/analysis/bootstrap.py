@@ -11,6 +11,19 @@ import pandas as pd
 from skip_ai.analysis.frame import PAIR, UNIT
 
 LEVEL = 0.95
+MAX_SAMPLES = 10_000
+"""The most bootstrap samples an analysis draws (the default is 200; 10**8 ran silently for
+minutes). :func:`check_samples` says so in one line."""
+
+
+def check_samples(n_boot: int) -> int:
+    """``n_boot``, a number of bootstrap samples, checked: a whole number in
+    0..:data:`MAX_SAMPLES` (0: no intervals)."""
+    if isinstance(n_boot, bool) or not isinstance(n_boot, (int, np.integer)):
+        raise ValueError(f"bootstrap samples must be a whole number (got {n_boot!r})")
+    if not 0 <= n_boot <= MAX_SAMPLES:
+        raise ValueError(f"bootstrap samples must be in 0..{MAX_SAMPLES:_} (got {n_boot})")
+    return int(n_boot)
 
 
 def unit_codes(df: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:

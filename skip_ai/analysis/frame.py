@@ -23,7 +23,9 @@ PAIR = ["game", "agent_a", "agent_b"]
 def load_records(out: str | Path) -> pd.DataFrame:
     """The finished games (``status == "ok"``) of a batch folder ``out`` (its ``records``
     folder) or of a records folder itself. A missing, empty or damaged folder is a
-    ``ValueError`` naming it."""
+    ``ValueError`` naming it; so is a bad record or another batch's shard
+    (:class:`skip_ai.record_schema.RecordError`, naming the file, the row and what is wrong:
+    :func:`skip_ai.records.read_records` checks every record it reads)."""
     path = Path(out)
     folder = path / "records" if (path / "records").is_dir() else path
     if not folder.exists():

@@ -15,6 +15,7 @@ from skip_ai.analysis.balance import (
     balance_wide,
     methods,
 )
+from skip_ai.analysis.bootstrap import check_samples
 from skip_ai.analysis.frame import load_records
 from skip_ai.analysis.plots import balance_plot, length_plot, ratings_plot, save, winrate_heatmap
 from skip_ai.analysis.ratings import elo_ratings
@@ -32,6 +33,7 @@ def write_report(
 ) -> Path:
     """Analyse the records of the batch folder ``out_dir`` and write ``report.md`` there (or
     in ``dest``), with its PNG figures under ``figures/``; returns the report's path."""
+    check_samples(n_boot)
     df = load_records(Path(out_dir))
     out = Path(dest) if dest is not None else Path(out_dir)
     # the game is judged between equal players only; unequal pairings measure the players

@@ -6,7 +6,7 @@ seed = 1                   # the batch seed (default 0)
 deals = 200                # self-play deals per variant and rung (not with [precision])
 trace_deals = 100          # duplicate deals per step of the ladder (rung k+1 against rung k)
 mirror = true              # self-play plays each deal and its mirror, as a pair (default false)
-workers = 2                # processes (default 1; --workers overrides)
+workers = 2                # processes (default 1, at most 256; --workers overrides)
 games_per_task = 20        # games per task and per shard (default 20)
 out = "runs/columns-study" # output folder (default runs/NAME)
 
@@ -80,8 +80,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agents import agent_name
+import pyspiel
+
+from agents import agent_name, make_agent
 from skip_ai.balance.evaluator import DEFAULT_EVALUATOR, check_evaluator
+from skip_ai.pyspiel_wrapper import load
 from skip_ai.tournament.config import (
     Agent,
     ConfigError,
@@ -92,6 +95,8 @@ from skip_ai.tournament.config import (
     _tables,
     agent_entry,
     batch_head,
+    batch_out,
+    batch_workers,
     read_toml,
     spec_files,
 )
@@ -263,15 +268,15 @@ def parse_balance_config(raw: dict[str, Any], source: str = "config") -> Balance
     else:
         deals = _positive(raw, "deals", fail)
         trace_deals = _positive(raw, "trace_deals", fail, default=deals)
-    workers = _positive(raw, "workers", fail, default=1)
+    workers = batch_workers(raw, fail)
     per_task = _positive(raw, "games_per_task", fail, default=20)
-    out = Path(_field(raw, "out", str, fail, default=f"runs/{name}"))
+    out = batch_out(raw, name, fail)
     game_tables = _tables(raw, "games", fail)
     games = _games([{"game": t.get("game")} for t in game_tables], fail)
     agent_tables = _tables(raw, "agents", fail)
     ladders = _ladders(game_tables, agent_tables, fail)
     agents = _ladder_agents(agent_tables, games, ladders, fail)
-    measures = _measures(raw, fail)
+    measures = _measures(raw, games, fail)
     objective = Objective(**_numbers(raw, "objective", Objective, fail))
     if objective.length > 0 and objective.length_target <= 0:
         raise fail(
@@ -417,8 +422,10 @@ def _halving(raw: dict, agents: tuple[Agent, ...], deals: int, fail) -> Halving 
     return Halving(rounds, names.index(rung))
 
 
-def _measures(raw: dict, fail) -> Measures:
-    """The ``[measures]`` table: its numbers, and the evaluator's spec (an ISMCTS)."""
+def _measures(raw: dict, games: tuple[str, ...], fail) -> Measures:
+    """The ``[measures]`` table: its numbers, and the evaluator's spec (an ISMCTS), built on
+    every variant so that a bad option (an iteration budget beyond its bound) stops the study
+    here rather than failing each evaluation."""
     table = raw.get("measures", {})
     if not isinstance(table, dict):
         raise fail(f"[measures] must be a table (got {table!r})")
@@ -430,6 +437,11 @@ def _measures(raw: dict, fail) -> Measures:
         check_evaluator(spec)
     except ValueError as e:
         raise fail(f"[measures] field 'evaluator': {e}") from None
+    for game in games:
+        try:
+            make_agent(spec, load(game), seed=0)
+        except (ValueError, pyspiel.SpielError) as e:
+            raise fail(f"[measures] field 'evaluator' on {game}: {e}") from None
     return Measures(**_numbers({"measures": table}, "measures", Measures, fail), evaluator=spec)
 
 
@@ -446,9 +458,14 @@ def _numbers(raw: dict, table: str, kind: type, fail) -> dict[str, float]:
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise fail(f"[{table}] field {key!r} must be a number (got {value!r})")
         lo, hi = _RANGES[key]
-        if not math.isfinite(value) or not lo <= value <= hi:
+        try:
+            finite = math.isfinite(value)
+        except OverflowError:  # an integer too large for a float
+            finite = False
+        if not finite or not lo <= value <= hi:
+            shown = repr(value) if finite or isinstance(value, float) else "a larger integer"
             raise fail(
-                f"[{table}] field {key!r} must be a finite number in [{lo}, {hi}] (got {value!r})"
+                f"[{table}] field {key!r} must be a finite number in [{lo}, {hi}] (got {shown})"
             )
         if key in _INTEGERS and value != int(value):
             raise fail(f"[{table}] field {key!r} must be a whole number (got {value!r})")

@@ -162,7 +162,23 @@ def answer_table(config: BalanceConfig, t: dict) -> pd.DataFrame:
                     "mirror ×": _efficiency(t, game, r),
                 }
             )
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=ANSWER_COLUMNS)
+
+
+ANSWER_COLUMNS = [
+    "variant",
+    "rung",
+    "headline, %",
+    "advantage, points",
+    "verdict",
+    "deals",
+    "games",
+    "CPU s",
+    "s / game",
+    "stopped",
+    "mirror ×",
+]
+"""The answer table's columns (:func:`answer_table`)."""
 
 
 def _efficiency(t: dict, game: str, rung: int) -> str:
@@ -357,7 +373,8 @@ def variant_lines(config: BalanceConfig, t: dict) -> list[str]:
     """The variants against their defaults (Holm over the headline comparisons) and ranked."""
     lines = []
     summary = t["summary"]
-    for family, ranked in summary.groupby("family", sort=False):
+    families = summary.groupby("family", sort=False) if len(summary) else []
+    for family, ranked in families:
         if len(ranked) < 2:
             continue
         order = ", ".join(f"{r.rank}. {variant_name(r.game)}" for r in ranked.itertuples())
@@ -475,8 +492,8 @@ def who_played(config: BalanceConfig, df: pd.DataFrame) -> str:
     return (
         f"Who played: {played}.{own} {deals}{mirror}; skill trace: {trace} duplicate "
         f"deal{'s' * (trace != 1)} per step; {games} variant{'s' * (games != 1)}; {len(df)} "
-        f"finished games; batch seed {config.seed}; code "
-        f"{', '.join(sorted(df.code_version.unique()))}."
+        f"finished games; batch seed {config.seed}"
+        + (f"; code {', '.join(sorted(df.code_version.unique()))}." if len(df) else ".")
     )
 
 

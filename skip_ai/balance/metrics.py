@@ -113,7 +113,16 @@ def sides(game: str) -> Sides:
 def split(df: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The study's finished games as (self-play, steps), each with ``variant`` and ``rung``
     (read from the match id ``V/kind/R/DEAL/SEATING``)."""
-    parts = df.match_id.str.split("/", expand=True)
+    ids = df.match_id.astype(str)
+    study = ids.str.fullmatch(r"\d+/(self|step)/\d+/\d+/\w+")
+    if not study.all():
+        raise ValueError(
+            f"game {ids[~study].iloc[0]!r} is not a balance study's (its match ids read "
+            "V/self/R/DEAL/SEATING or V/step/R/DEAL/SEATING): these are not a study's records"
+        )
+    parts = ids.str.split("/", n=3, expand=True)
+    if df.empty:  # nothing recorded yet: the columns, without rows
+        parts = pd.DataFrame({0: [], 1: [], 2: []}, index=df.index)
     df = df.assign(variant=parts[0].astype(int), kind=parts[1], rung=parts[2].astype(int))
     return (
         df[df.kind == "self"].reset_index(drop=True),
@@ -148,7 +157,10 @@ def unit_means(g: pd.DataFrame, values: np.ndarray, per_deal: int) -> np.ndarray
     """``values`` (one row per game of ``g``) averaged per unit (deal), over the complete
     units only (``per_deal`` finished games), in deal order: units × columns."""
     values = np.asarray(values, dtype=float)
-    values = values.reshape(len(g), -1)
+    if len(g):
+        values = values.reshape(len(g), -1)
+    else:  # no game yet: no unit, as many columns as given
+        values = values.reshape(0, values.shape[1] if values.ndim == 2 else 1)
     frame = pd.DataFrame(values).assign(deal=g.deal.to_numpy())
     grouped = frame.groupby("deal", sort=True)
     complete = grouped.size() == per_deal
@@ -311,7 +323,8 @@ def trace_table(steps: pd.DataFrame) -> pd.DataFrame:
         v, lo, hi = betting_interval(score, 0.0, 1.0, ALPHA / 2)
         m, mlo, mhi = betting_interval(margin, -1.0, 1.0, ALPHA / 2)
         stronger, weaker = lo > 0.5 or mlo > 0, hi < 0.5 or mhi < 0
-        sd = float(score.std(ddof=1)) if len(score) > 1 else math.nan
+        # one deal has no spread: the floor of ½/√n stands for it (NaN would print "≥ nan")
+        sd = float(score.std(ddof=1)) if len(score) > 1 else 0.0
         z = NormalDist().inv_cdf(1 - ALPHA / 4)
         rows.append(
             {

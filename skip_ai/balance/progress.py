@@ -16,7 +16,8 @@ import pandas as pd
 from skip_ai.balance import halving, sequential
 from skip_ai.balance.config import BalanceConfig
 from skip_ai.balance.ladder import study_schedule
-from skip_ai.records import SCHEMA, read_records
+from skip_ai.record_schema import SCHEMA
+from skip_ai.records import read_records
 from skip_ai.tournament.schedule import ScheduledGame
 
 

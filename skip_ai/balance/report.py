@@ -51,9 +51,7 @@ def study_tables(config: BalanceConfig) -> dict:
     halving's, if any), ``decisions_text`` and ``records`` (the finished games)."""
     every = recorded(config.out)
     df = every[every.status == "ok"].reset_index(drop=True)
-    if df.empty:
-        raise ValueError(f"no finished games in {config.out / 'records'} yet: nothing to report")
-    selfplay, steps = split(df)
+    selfplay, steps = split(df)  # either may be empty: a study stopped early still reports
     seq = config.precision is not None
     plans = sequential.plan(config, every) if seq else []
     table = selfplay_table(selfplay, sequential=seq)
@@ -105,7 +103,7 @@ def study_tables(config: BalanceConfig) -> dict:
                 "penalty_hi": hi,
             }
         )
-    summary = rank_variants(pd.DataFrame(rows)) if rows else pd.DataFrame()
+    summary = rank_variants(pd.DataFrame(rows, columns=SUMMARY_COLUMNS))
     decisions = decision_table(config, selfplay)
     said = {
         game: decisions_sentence(decisions, game, len(config.rungs(v)) - 1, config.names(v)[-1])
@@ -126,6 +124,24 @@ def study_tables(config: BalanceConfig) -> dict:
         "decisions_text": said,
         "records": df,
     }
+
+
+SUMMARY_COLUMNS = [
+    "game",
+    "rung",
+    "headline",
+    "lo",
+    "hi",
+    "fair",
+    "games",
+    "skill_depth",
+    "steps",
+    "moves",
+    "penalty",
+    "penalty_lo",
+    "penalty_hi",
+]
+"""The summary's columns (one row per variant whose top rung has self-play recorded)."""
 
 
 DEFINITIONS = """\
@@ -242,19 +258,24 @@ def write_balance_report(
         "interval's half-width, the verdict, and what it cost. The paragraphs below say the "
         "same in words, with the game-or-bot question, margins and the skill trace.",
         "",
-        answers.to_markdown(index=False),
+        answers.to_markdown(index=False) if len(answers) else "No self-play rung is recorded yet.",
         "",
         *findings(config, t),
         "## Skill trace",
         "",
-        figure(trace_plot(t["trace"], list(config.games)), "trace"),
-        "",
-        t["trace"]
-        .assign(game=[variant_name(g) for g in t["trace"].game])
-        .round(3)
-        .to_markdown(index=False),
-        "",
     ]
+    if t["trace"].empty:
+        lines += ["No step of the skill trace is recorded yet.", ""]
+    else:
+        lines += [
+            figure(trace_plot(t["trace"], list(config.games)), "trace"),
+            "",
+            t["trace"]
+            .assign(game=[variant_name(g) for g in t["trace"].game])
+            .round(3)
+            .to_markdown(index=False),
+            "",
+        ]
     if len(t["summary"]) > 1:
         lines += [
             "## Variants (self-play at each variant's answering rung)",
@@ -276,13 +297,17 @@ def write_balance_report(
         ]
     lines += halving_section(t["rounds"])
     lines += decisions_section(config, t["decisions"])
+    lines += ["## Self-play by rung", ""]
+    if t["selfplay"].empty:
+        lines += ["No self-play game is recorded yet.", ""]
+    else:
+        lines += [
+            figure(rung_plot(t["selfplay"], config), "rungs"),
+            "",
+            wide(t["selfplay"]).to_markdown(index=False),
+            "",
+        ]
     lines += [
-        "## Self-play by rung",
-        "",
-        figure(rung_plot(t["selfplay"], config), "rungs"),
-        "",
-        wide(t["selfplay"]).to_markdown(index=False),
-        "",
         "## Definitions",
         "",
         DEFINITIONS,

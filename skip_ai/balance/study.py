@@ -26,6 +26,7 @@ from skip_ai.balance.progress import recorded
 from skip_ai.balance.report import study_tables, write_balance_report
 from skip_ai.tournament.runner import BatchSummary, run_batch
 from skip_ai.tournament.schedule import ScheduledGame
+from skip_ai.tournament.store import check_identity
 
 QUICK = "quick.toml"
 """The embedded default study (``skip-ai balance`` without a config)."""
@@ -128,16 +129,30 @@ def findings_text(config: BalanceConfig, tables: dict | None = None) -> str:
     """Who played and the report's findings, as plain text (for the terminal); ``tables``:
     the study's (:func:`~skip_ai.balance.report.study_tables`) if already computed."""
     tables = study_tables(config) if tables is None else tables
+    answers = answer_table(config, tables)
     text = "\n".join(
         [
             who_played(config, tables["records"]),
             "",
-            answer_table(config, tables).to_string(index=False),
+            answers.to_string(index=False)
+            if len(answers)
+            else "No self-play rung is recorded yet.",
             "",
             *findings(config, tables),
         ]
     )
     return text.replace("**", "").replace("`", "")
+
+
+def report_to(config: BalanceConfig, to: Path) -> tuple[Path, str]:
+    """The report of the games recorded so far in the study's folder, written into ``to``
+    (``--report-to``: nothing is played; a running or stopped study's too, labelled partial),
+    and its findings as text. The folder must hold this study: its ``batch.json`` the identity
+    of ``config`` (else a :class:`~skip_ai.tournament.store.StoreError` in one line), so
+    another study's games are never reported under this config's names."""
+    check_identity(config.out, config, "study")
+    tables = study_tables(config)
+    return write_balance_report(config, to, tables), findings_text(config, tables)
 
 
 def load(path: str | Path | None) -> BalanceConfig:

@@ -7,6 +7,7 @@ import dataclasses
 from pathlib import Path
 
 from skip_ai.cli.output import interrupted
+from skip_ai.paths import output_folder
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
@@ -27,7 +28,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         "--report-to",
         metavar="DIR",
         help="play nothing: write the report of the games recorded so far (a running or "
-        "stopped study's too, labelled partial) into DIR",
+        "stopped study's too, labelled partial) into DIR; the study's folder must be this "
+        "config's (its batch.json)",
     )
     bal.add_argument(
         "--backend",
@@ -42,15 +44,13 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from skip_ai.balance import study
-    from skip_ai.balance.report import study_tables, write_balance_report
 
     config = study.load(args.config)
-    if args.out:
-        config = dataclasses.replace(config, out=Path(args.out))
+    if args.out is not None:
+        config = dataclasses.replace(config, out=output_folder(args.out, "--out"))
     if args.report_to:
-        tables = study_tables(config)
-        report = write_balance_report(config, Path(args.report_to), tables)
-        print(study.findings_text(config, tables))
+        report, text = study.report_to(config, Path(args.report_to))
+        print(text)
         print(f"report (no game played): {report}")
         return 0
     try:

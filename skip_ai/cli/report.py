@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import argparse
 
-from skip_ai.cli.parsing import positive
+from skip_ai.cli.parsing import at_least
+
+MAX_BOOTSTRAP = 10_000
+"""The most ``--bootstrap`` samples (``skip_ai.analysis.bootstrap.MAX_SAMPLES``, stated here
+too so that the command line loads without the analysis's libraries; a test holds them
+equal)."""
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
@@ -14,10 +19,10 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     rep.add_argument("out", help="the batch folder (holding records/) or a records folder")
     rep.add_argument(
         "--bootstrap",
-        type=positive,
+        type=at_least(1, MAX_BOOTSTRAP),
         default=200,
         metavar="N",
-        help="bootstrap samples for the intervals (default 200)",
+        help=f"bootstrap samples for the intervals (default 200, at most {MAX_BOOTSTRAP:_})",
     )
     rep.add_argument(
         "--to",

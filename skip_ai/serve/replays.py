@@ -4,25 +4,33 @@ the command line, listed with filters, and any one game rebuilt by re-applying i
 
 Pages name a record by its row number in the folder read at start; no path ever comes from
 a page. Records written before the ``actions`` column, and failed games, have no history:
-they are listed but said to be not replayable.
+they are listed but said to be not replayable. A record the page could not show (a NaN
+score, a missing game string or agent, ...) is set aside when the folder is read, and named
+with why in :meth:`Records.facets` (``skipped``), instead of breaking the list.
 """
 
 from __future__ import annotations
 
 import functools
+import math
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow.dataset as ds
 import pyspiel
 
 from skip_ai.pyspiel_wrapper import load
+from skip_ai.record_checks import problems
+from skip_ai.record_schema import SCHEMA
 from skip_ai.records import read_records
 from skip_ai.serve import views
-from skip_ai.serve.tables import BadRequest
+from skip_ai.serve.errors import BadRequest, NotFound
 
 PAGE = 50
+SKIPPED_SHOWN = 20
+"""Set-aside records named in the facets (all are counted)."""
 RESULTS = ("A wins", "B wins", "draw", "failed")
 
 
@@ -46,12 +54,20 @@ class Records:
 
     def __init__(self, out: str | Path):
         self.folder = records_folder(out)
-        df = read_records(self.folder).reset_index(drop=True)
+        df, bad = _read(self.folder)
         if df.empty:
             raise ValueError(
                 f"no records in {self.folder}: give a tournament's output folder "
                 "(OUT, holding records/) or its records folder"
             )
+        for i, row in enumerate(df.itertuples()):  # what the page needs, besides the rules
+            bad.setdefault(i, _problem(row))
+        self.skipped = [
+            {"match_id": str(m)[:80], "why": bad[i]}
+            for i, m in enumerate(df.match_id.tolist())
+            if bad[i]
+        ]
+        df = df[[not bad[i] for i in range(len(df))]].reset_index(drop=True)
         df["result"] = [_result(r) for r in df.itertuples()]
         df["replayable"] = [isinstance(a, np.ndarray) and len(a) > 0 for a in df.actions]
         self.df = df
@@ -67,6 +83,8 @@ class Records:
             "total": len(df),
             "replayable": int(df.replayable.sum()),
             "folder": str(self.folder),
+            "skipped": self.skipped[:SKIPPED_SHOWN],
+            "skipped_total": len(self.skipped),
         }
 
     def listing(self, query: dict[str, str]) -> dict:
@@ -96,7 +114,7 @@ class Records:
 
     def row(self, index: int) -> Any:
         if not 0 <= index < len(self.df):
-            raise KeyError(f"no record {index} (the folder holds {len(self.df)})")
+            raise NotFound(f"no record {index} (the folder holds {len(self.df)})")
         return self.df.iloc[index]
 
     def replay(self, index: int, position: int, seat: int | None) -> dict:
@@ -110,13 +128,16 @@ class Records:
                 else "it was recorded without its action history (before the actions column)"
             )
             raise BadRequest(f"record {index} cannot be replayed: {why}")
-        game = _game(row.game)
+        try:
+            game = _game(row.game)
+        except (ValueError, pyspiel.SpielError) as e:
+            raise BadRequest(f"record {index} does not replay with this code: {e}") from None
         if seat is not None and not 0 <= seat < game.num_players():
             raise BadRequest(f"seat must be one of 0..{game.num_players() - 1}, or open")
         actions = row.actions.tolist()
         try:
             stops = _stops(row.game, tuple(actions))
-        except (ValueError, pyspiel.SpielError) as e:  # recorded with other rules
+        except (ValueError, OverflowError, TypeError, pyspiel.SpielError) as e:  # other rules
             raise BadRequest(f"record {index} does not replay with this code: {e}") from None
         if not 0 <= position < len(stops):
             raise BadRequest(f"position must be in 0..{len(stops) - 1}")
@@ -134,6 +155,67 @@ class Records:
             "positions": len(stops),
             "mismatch": ended,
         }
+
+
+def _read(folder: Path) -> tuple[pd.DataFrame, dict[int, str]]:
+    """The records of ``folder`` and, by row, why the page sets one aside: none when they
+    pass :func:`skip_ai.records.read_records`' checks; else (a bad row, a game recorded
+    twice) every shard read as it is, and each row that breaks a rule of
+    :func:`skip_ai.record_checks.problems` named, instead of refusing the folder."""
+    try:
+        return read_records(folder).reset_index(drop=True), {}
+    except FileNotFoundError:
+        raise
+    except ValueError as refused:
+        try:
+            table = ds.dataset(folder, format="parquet", schema=SCHEMA).to_table()
+            bad = {b.row: b.problem for b in problems(table)}
+        except Exception:  # noqa: BLE001 (shards that do not even read: the refusal stands)
+            raise refused from None
+    df = table.to_pandas()
+    for i in np.flatnonzero(df.duplicated(["batch", "match_id"]).to_numpy()):
+        bad.setdefault(int(i), "recorded twice (a copied shard)")
+    return df, bad
+
+
+def _finite(values: Any) -> bool:
+    return all(
+        isinstance(x, (int, float, np.integer, np.floating))
+        and not isinstance(x, bool)
+        and math.isfinite(x)
+        for x in list(values)
+    )
+
+
+def _problem(row: Any) -> str:
+    """Why the page cannot list record ``row`` (empty: it can)."""
+    try:
+        return _check_row(row)
+    except (TypeError, ValueError) as e:
+        return f"malformed: {e}"
+
+
+def _check_row(row: Any) -> str:
+    for name in ("match_id", "game", "agent_a", "agent_b", "status"):
+        if not isinstance(getattr(row, name), str) or not getattr(row, name):
+            return f"no {name}"
+    agents = row.agents
+    if agents is None or not all(isinstance(a, str) for a in list(agents)):
+        return "no agent per seat"
+    for name in ("scores", "returns"):
+        values = getattr(row, name)
+        if values is not None and not _finite(values):
+            return f"its {name} are not all finite numbers ({', '.join(map(str, values))})"
+    if row.status == "ok":
+        if row.scores is None or not _finite([row.score_a]):
+            return f"a finished game without its scores (score_a {row.score_a})"
+    for name in ("winner", "num_moves"):
+        value = getattr(row, name)
+        if not pd.isna(value) and (not _finite([value]) or value < -1):
+            return f"its {name} is {value}"
+    if not (row.error is None or isinstance(row.error, str) or pd.isna(row.error)):
+        return "a malformed error"
+    return ""
 
 
 def _summary(index: int, row: Any) -> dict:
@@ -172,10 +254,6 @@ def _stops(game: str, actions: tuple[int, ...]) -> list[int]:
 
 
 def _int(text: str, name: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise BadRequest(f"{name} must be a whole number (got {text!r})") from None
-    if value < 0:
-        raise BadRequest(f"{name} must be ≥ 0 (got {value})")
-    return value
+    if not (text.isascii() and text.isdigit() and len(text) <= 9):
+        raise BadRequest(f"{name} must be a whole number from 0 (got {text!r:.20})")
+    return int(text)

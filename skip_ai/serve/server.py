@@ -1,54 +1,80 @@
-"""The HTTP side of ``skip-ai serve``: the page, its three static files, and JSON endpoints.
-
-Standard library only (``ThreadingHTTPServer``): each request has its own thread, so a long
-poll or a bot's search at one table never holds up another request.
+"""The HTTP side of ``skip-ai serve``: the page, its three static files, and JSON endpoints,
+as a Starlette application served by uvicorn.
 
 =======================================  ==========================================================
 ``GET /``                                the page (``static/index.html``)
 ``GET /static/NAME``                     one of the page's files (a fixed list: no path is read)
-``GET /api/games``                       every game with its parameters; agent presets
+``GET /api/games``                       every game with its parameters; agent presets; records
+``GET /api/agents``                      the bots offered: kinds, options, caps, named files
 ``POST /api/tables``                     open a table: ``{game, seat, agents, seed?, pace?}``
 ``GET /api/tables/ID?after=V``           its view for the person's seat, once newer than ``V``
+``DELETE /api/tables/ID``                close it (its page left it): its bots stop
 ``POST /api/tables/ID/move``             the person's move: ``{action}``
 ``GET /api/tables/ID/why/I``             why the bot made the move at history index ``I``
 ``GET /api/records?agent=&game=&result=&offset=``   the recorded games (``--records``)
 ``GET /api/records/N?pos=K&seat=S|open``  record ``N`` replayed up to its ``K``-th decision
 =======================================  ==========================================================
 
-A bad request gets HTTP 400 with ``{"error": "one clear line"}``; an unknown table or
-record 404.
+Every refusal is ``{"error": "one line"}`` with its status: 400 a malformed request (its
+HTTP included), 403 a request from another site or for another host name, 404 nothing there,
+408 a request's head or body that did not arrive in time, 410 a closed table (and why), 413
+a body over :attr:`~skip_ai.serve.guards.Limits.body_bytes`, 415 a body that is not sent as
+JSON, 503 every table in play; 431 a request's head over
+:attr:`~skip_ai.serve.guards.Limits.header_bytes`.
+
+What no request can do (the guards of the last two are :mod:`skip_ai.serve.guards`):
+
+- **name a file**: the page's three files are a fixed list, records are named by row, and
+  bots are chosen from what the server offers (:mod:`skip_ai.serve.offer`);
+- **come from another site**: the ``Host`` must be one of this server's names (loopback,
+  the ``--host`` address, ``--allow-host`` names: no DNS rebinding), an ``Origin`` must be
+  the page's own, a ``Sec-Fetch-Site`` same-origin, and a POST's body JSON with its content
+  type (which a cross-site form or ``fetch`` cannot send without asking first);
+- **hold the server**: the event loop waits on slow clients and long polls without a thread;
+  a request's head and body must arrive within :class:`~skip_ai.serve.guards.Limits`; the
+  listen backlog is deep; the work of a request runs in a bounded thread pool; a table's
+  search is capped per move and stops with its table (:mod:`skip_ai.serve.tables`).
 """
 
 from __future__ import annotations
 
-import json
+import errno
+import functools
 import re
-import sys
-import traceback
-from collections.abc import Callable
-from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+import socket
+import threading
 from pathlib import Path
-from typing import Any
-from urllib.parse import parse_qs, urlsplit
+
+import uvicorn
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
 
 from skip_ai.pyspiel_wrapper import REGISTRY
+from skip_ai.serve.errors import ApiError, BadRequest, NotFound
+from skip_ai.serve.guards import (
+    Guard,
+    Limits,
+    Protocol,
+    allowed_hosts,
+    error,
+    json_object,
+    max_connections,
+)
+from skip_ai.serve.offer import Offer
 from skip_ai.serve.replays import Records
-from skip_ai.serve.tables import BadRequest, Tables
+from skip_ai.serve.tables import IDLE, MAX_TABLES, TABLE_ID, WAIT, Tables
 
 STATIC = Path(__file__).with_name("static")
 FILES = {"index.html": "text/html", "app.js": "text/javascript", "style.css": "text/css"}
 """The only files the server ever reads for a page."""
-MAX_BODY = 1 << 16
-AGENT_PRESETS = [
-    "random",
-    "heuristic",
-    "ismcts(iterations=200)",
-    "ismcts(seconds=1)",
-    "openspiel_ismcts(iterations=200)",
-]
 
 
+@functools.cache
 def games_listing() -> list[dict]:
     """Every registered game in the rules' order, its parameters (choices, default, help) and
     its seats."""
@@ -79,10 +105,18 @@ def games_listing() -> list[dict]:
 
 
 class App:
-    """What the handlers share: the live tables and, with ``--records``, the records."""
+    """What the endpoints share: the bots offered, the live tables and, with ``--records``,
+    the records."""
 
-    def __init__(self, records: str | Path | None = None):
-        self.tables = Tables()
+    def __init__(
+        self,
+        records: str | Path | None = None,
+        offer: Offer | None = None,
+        max_tables: int = MAX_TABLES,
+        idle: float = IDLE,
+    ):
+        self.offer = offer or Offer()
+        self.tables = Tables(self.offer, max_tables=max_tables, idle=idle)
         self.records = Records(records) if records is not None else None
 
     def need_records(self) -> Records:
@@ -94,145 +128,246 @@ class App:
         return self.records
 
 
-Route = tuple[str, re.Pattern, Callable[..., Any]]
+# ----- answers ---------------------------------------------------------------------------------
+async def _api_error(request: Request, e: Exception) -> Response:
+    assert isinstance(e, ApiError)
+    return error(e.status, str(e), close=e.close)
 
 
-class Handler(BaseHTTPRequestHandler):
-    server: Server
-    protocol_version = "HTTP/1.1"
+async def _http_error(request: Request, e: Exception) -> Response:
+    assert isinstance(e, HTTPException)
+    if e.status_code == 404:
+        return error(404, f"nothing at {request.url.path[:100]}")
+    if e.status_code == 405:
+        return error(405, f"{request.method} is not answered at {request.url.path[:100]}")
+    return error(e.status_code, str(e.detail))
 
-    # ----- plumbing -------------------------------------------------------------------------
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 (the base's name)
-        if self.server.verbose:
-            super().log_message(format, *args)
 
-    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
-        self._dispatch("GET")
+async def _bug(request: Request, e: Exception) -> Response:
+    # a bug: said to the page in one line; uvicorn logs its trace to the console
+    return error(500, f"the server failed: {type(e).__name__}: {e}")
 
-    def do_POST(self) -> None:  # noqa: N802
-        self._dispatch("POST")
 
-    def _dispatch(self, method: str) -> None:
-        url = urlsplit(self.path)
-        query = {k: v[-1] for k, v in parse_qs(url.query).items()}
-        try:
-            for verb, pattern, fn in ROUTES:
-                m = pattern.fullmatch(url.path)
-                if verb == method and m:
-                    result = fn(self, query, *m.groups())
-                    if result is not None:
-                        self._json(HTTPStatus.OK, result)
-                    return
-            self._json(HTTPStatus.NOT_FOUND, {"error": f"nothing at {url.path}"})
-        except BadRequest as e:
-            self._json(HTTPStatus.BAD_REQUEST, {"error": str(e)})
-        except KeyError as e:
-            self._json(HTTPStatus.NOT_FOUND, {"error": e.args[0] if e.args else str(e)})
-        except (BrokenPipeError, ConnectionResetError):  # the page went away
-            pass
-        except Exception as e:  # a bug: said to the page, the trace to the console
-            traceback.print_exc(file=sys.stderr)
-            self._json(HTTPStatus.INTERNAL_SERVER_ERROR, {"error": f"{type(e).__name__}: {e}"})
+def _whole(text: str | None, name: str, signed: bool = False) -> int:
+    """A query's whole number (at most 9 digits; ``signed``: a minus sign allowed)."""
+    pattern = r"-?[0-9]{1,9}" if signed else r"[0-9]{1,9}"
+    if text is None or not re.fullmatch(pattern, text, re.ASCII):
+        raise BadRequest(f"{name} must be a whole number (got {str(text)[:20]!r})")
+    return int(text)
 
-    def _send(self, status: int, body: bytes, kind: str) -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", kind)
-        self.send_header("Content-Length", str(len(body)))
-        self.send_header("Cache-Control", "no-store")
-        self.end_headers()
-        self.wfile.write(body)
 
-    def _json(self, status: int, data: Any) -> None:
-        # strict JSON (no NaN): what a browser's JSON.parse accepts
-        self._send(status, json.dumps(data, allow_nan=False).encode(), "application/json")
+def _table_id(request: Request) -> str:
+    table_id = request.path_params["table_id"]
+    if not re.fullmatch(f"[0-9a-f]{{{TABLE_ID}}}", table_id):
+        raise NotFound(f"no table {table_id[:TABLE_ID]!r}")
+    return table_id
 
-    def body(self) -> dict:
-        size = int(self.headers.get("Content-Length") or 0)
-        if size > MAX_BODY:
-            raise BadRequest(f"request body too large ({size} bytes)")
-        try:
-            data = json.loads(self.rfile.read(size) or b"{}")
-        except (json.JSONDecodeError, UnicodeDecodeError) as e:
-            raise BadRequest(f"the request body is not JSON: {e}") from None
-        if not isinstance(data, dict):
-            raise BadRequest("the request body must be a JSON object")
-        return data
 
-    # ----- endpoints ------------------------------------------------------------------------
-    def page(self, query: dict, name: str = "index.html") -> None:
-        if name not in FILES:
-            raise KeyError(f"no file {name!r}")
-        self._send(HTTPStatus.OK, (STATIC / name).read_bytes(), FILES[name] + "; charset=utf-8")
+def _app(request: Request) -> App:
+    return request.app.state.skip
 
-    def games(self, query: dict) -> dict:
-        records = self.server.app.records
-        return {
+
+# ----- endpoints -------------------------------------------------------------------------------
+async def page(request: Request) -> Response:
+    name = request.path_params.get("name", "index.html")
+    if name not in FILES:
+        raise NotFound(f"no file {name[:60]!r}")
+    body = await run_in_threadpool((STATIC / name).read_bytes)
+    return Response(body, media_type=FILES[name] + "; charset=utf-8")
+
+
+async def games(request: Request) -> Response:
+    records = _app(request).records
+    return JSONResponse(
+        {
             "games": games_listing(),
-            "agents": AGENT_PRESETS,
+            "agents": _app(request).offer.listing([g["name"] for g in games_listing()])["presets"],
             "records": records.facets() if records else None,
         }
-
-    def open_table(self, query: dict) -> dict:
-        table = self.server.app.tables.open(self.body())
-        return table.view()
-
-    def table(self, query: dict, table_id: str) -> dict:
-        after = query.get("after")
-        if after is not None and not after.lstrip("-").isdigit():
-            raise BadRequest(f"after must be a version number (got {after!r})")
-        return self.server.app.tables.get(table_id).view(None if after is None else int(after))
-
-    def move(self, query: dict, table_id: str) -> dict:
-        table = self.server.app.tables.get(table_id)
-        table.play(self.body().get("action"))
-        return table.view()
-
-    def why(self, query: dict, table_id: str, index: str) -> dict:
-        return self.server.app.tables.get(table_id).search(int(index))
-
-    def records(self, query: dict) -> dict:
-        return self.server.app.need_records().listing(query)
-
-    def replay(self, query: dict, index: str) -> dict:
-        seat_text = query.get("seat", "open")
-        if seat_text != "open" and not seat_text.isdigit():
-            raise BadRequest(f"seat must be a seat number or open (got {seat_text!r})")
-        pos = query.get("pos", "0")
-        if not pos.isdigit():
-            raise BadRequest(f"pos must be a whole number (got {pos!r})")
-        seat = None if seat_text == "open" else int(seat_text)
-        return self.server.app.need_records().replay(int(index), int(pos), seat)
+    )
 
 
-ROUTES: list[Route] = [
-    ("GET", re.compile(r"/"), Handler.page),
-    ("GET", re.compile(r"/static/([A-Za-z0-9_.-]+)"), Handler.page),
-    ("GET", re.compile(r"/api/games"), Handler.games),
-    ("POST", re.compile(r"/api/tables"), Handler.open_table),
-    ("GET", re.compile(r"/api/tables/([0-9a-f]+)"), Handler.table),
-    ("POST", re.compile(r"/api/tables/([0-9a-f]+)/move"), Handler.move),
-    ("GET", re.compile(r"/api/tables/([0-9a-f]+)/why/([0-9]+)"), Handler.why),
-    ("GET", re.compile(r"/api/records"), Handler.records),
-    ("GET", re.compile(r"/api/records/([0-9]+)"), Handler.replay),
+async def agents(request: Request) -> Response:
+    return JSONResponse(_app(request).offer.listing([g["name"] for g in games_listing()]))
+
+
+async def open_table(request: Request) -> Response:
+    body = await json_object(request)
+    tables = _app(request).tables
+    table = await run_in_threadpool(tables.open, body)
+    return JSONResponse(await run_in_threadpool(table.view))
+
+
+async def table(request: Request) -> Response:
+    table = _app(request).tables.get(_table_id(request))
+    after = request.query_params.get("after")
+    if after is not None:
+        await table.wait_past(_whole(after, "after", signed=True), WAIT)
+    if table.closed:
+        return error(410, table.closed_because)
+    return JSONResponse(await run_in_threadpool(table.view))
+
+
+async def close_table(request: Request) -> Response:
+    _app(request).tables.close(_table_id(request))
+    return JSONResponse({"closed": True})
+
+
+async def move(request: Request) -> Response:
+    table = _app(request).tables.get(_table_id(request))
+    body = await json_object(request)
+    await run_in_threadpool(table.play, body.get("action"))
+    return JSONResponse(await run_in_threadpool(table.view))
+
+
+async def why(request: Request) -> Response:
+    table = _app(request).tables.get(_table_id(request))
+    index = _whole(request.path_params["index"], "a history index")
+    return JSONResponse(await run_in_threadpool(table.search, index))
+
+
+async def records(request: Request) -> Response:
+    query = dict(request.query_params)
+    listing = _app(request).need_records().listing
+    return JSONResponse(await run_in_threadpool(listing, query))
+
+
+async def replay(request: Request) -> Response:
+    text = request.path_params["index"]
+    if not re.fullmatch(r"[0-9]{1,9}", text, re.ASCII):
+        raise NotFound(f"no record {text[:20]!r}")
+    seat_text = request.query_params.get("seat", "open")
+    if seat_text != "open" and not re.fullmatch(r"[0-9]{1,2}", seat_text, re.ASCII):
+        raise BadRequest(f"seat must be a seat number or open (got {seat_text[:20]!r})")
+    pos = request.query_params.get("pos", "0")
+    if not re.fullmatch(r"[0-9]{1,9}", pos, re.ASCII):
+        raise BadRequest(f"pos must be a whole number from 0 (got {pos[:20]!r})")
+    seat = None if seat_text == "open" else int(seat_text)
+    play = _app(request).need_records().replay
+    return JSONResponse(await run_in_threadpool(play, int(text), int(pos), seat))
+
+
+ROUTES = [
+    Route("/", page),
+    Route("/static/{name}", page),
+    Route("/api/games", games),
+    Route("/api/agents", agents),
+    Route("/api/tables", open_table, methods=["POST"]),
+    Route("/api/tables/{table_id}", table),
+    Route("/api/tables/{table_id}", close_table, methods=["DELETE"]),
+    Route("/api/tables/{table_id}/move", move, methods=["POST"]),
+    Route("/api/tables/{table_id}/why/{index}", why),
+    Route("/api/records", records),
+    Route("/api/records/{index}", replay),
 ]
 
 
-class Server(ThreadingHTTPServer):
-    daemon_threads = True
+def asgi(app: App, hosts: frozenset[str], limits: Limits) -> Starlette:
+    """The Starlette application of ``app``, answering to the host names ``hosts``."""
+    web = Starlette(
+        routes=ROUTES,
+        middleware=[Middleware(Guard, hosts=hosts, header_bytes=limits.header_bytes)],
+        exception_handlers={ApiError: _api_error, HTTPException: _http_error, Exception: _bug},
+    )
+    web.router.redirect_slashes = False
+    web.state.skip = app
+    web.state.limits = limits
+    return web
 
-    def __init__(self, address: tuple[str, int], app: App, verbose: bool = False):
-        super().__init__(address, Handler)
+
+def bind(host: str, port: int, backlog: int) -> socket.socket:
+    """A socket listening on ``host:port``; a busy port is a ``ValueError`` of one line."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror:
+        raise ValueError(f"--host {host}: not an address this machine can listen on") from None
+    family, kind, proto, _, address = infos[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(backlog)
+    except OSError as e:
+        sock.close()
+        if e.errno == errno.EADDRINUSE:
+            raise ValueError(f"port {port} is in use: choose another --port") from None
+        if e.errno == errno.EACCES:
+            raise ValueError(f"port {port} needs privileges: choose another --port") from None
+        raise ValueError(
+            f"cannot listen on {host}:{port} ({e.strerror}): choose another --host or --port"
+        ) from None
+    return sock
+
+
+class Server:
+    """A server listening on its socket: :meth:`serve_forever` answers until
+    :meth:`shutdown`; :meth:`start` does so in a thread of its own."""
+
+    def __init__(
+        self,
+        sock: socket.socket,
+        app: App,
+        hosts: frozenset[str],
+        limits: Limits,
+        verbose: bool = False,
+    ):
+        self.socket = sock
         self.app = app
-        self.verbose = verbose
+        self.hosts = hosts
+        self.limits = limits
+        self.server_address = sock.getsockname()[:2]
+        protocol = type("Protocol", (Protocol,), {"head_seconds": limits.head_seconds})
+        config = uvicorn.Config(
+            asgi(app, hosts, limits),
+            http=protocol,
+            ws="none",
+            lifespan="off",
+            backlog=limits.backlog,
+            limit_concurrency=max_connections(limits.connections),
+            timeout_keep_alive=limits.keep_alive,
+            timeout_graceful_shutdown=2,
+            h11_max_incomplete_event_size=limits.header_bytes,
+            access_log=verbose,
+            log_level="info" if verbose else "warning",
+            server_header=False,
+            proxy_headers=False,
+        )
+        self._uvicorn = uvicorn.Server(config)
+        self._stopped = threading.Event()
 
     @property
     def url(self) -> str:
-        host, port = self.server_address[:2]
-        return f"http://{host}:{port}/"
+        host, port = self.server_address
+        shown = f"[{host}]" if ":" in host else host
+        return f"http://{shown}:{port}/"
+
+    def serve_forever(self) -> None:
+        """Answer requests until :meth:`shutdown` (or, in the main thread, Ctrl-C)."""
+        try:
+            self._uvicorn.run(sockets=[self.socket])
+        finally:
+            self._stopped.set()
+
+    def start(self, timeout: float = 30.0) -> Server:
+        """Serve in a thread of its own; returns once it answers."""
+        threading.Thread(target=self.serve_forever, name="skip-ai-serve", daemon=True).start()
+        for _ in range(int(timeout / 0.01)):
+            if self._uvicorn.started or self._stopped.is_set():
+                break
+            self._stopped.wait(0.01)
+        return self
+
+    def shutdown(self, timeout: float = 10.0) -> None:
+        """Stop serving: the tables close (their bots stop, their long polls end), then the
+        server."""
+        self.app.tables.close_all()
+        self._uvicorn.should_exit = True
+        if self._uvicorn.started:
+            self._stopped.wait(timeout)
 
     def server_close(self) -> None:
         self.app.tables.close_all()
-        super().server_close()
+        self.socket.close()
 
 
 def make_server(
@@ -240,6 +375,17 @@ def make_server(
     port: int = 8000,
     records: str | Path | None = None,
     verbose: bool = False,
+    *,
+    allow_hosts: list[str] | tuple[str, ...] = (),
+    offer: Offer | None = None,
+    limits: Limits | None = None,
+    max_tables: int = MAX_TABLES,
+    idle: float = IDLE,
 ) -> Server:
-    """A server bound to ``host:port`` (port 0: any free port); call ``serve_forever``."""
-    return Server((host, port), App(records), verbose)
+    """A server listening on ``host:port`` (port 0: any free port); call ``serve_forever``
+    or ``start``. A busy port is a ``ValueError``: ``port P is in use: choose another
+    --port``."""
+    limits = limits or Limits()
+    app = App(records, offer, max_tables=max_tables, idle=idle)
+    sock = bind(host, port, limits.backlog)
+    return Server(sock, app, allowed_hosts(host, allow_hosts), limits, verbose)

@@ -296,10 +296,14 @@ def search_view(
 ) -> dict:
     """A searching bot's root statistics for the move ``chosen`` it made at ``before``.
 
-    ``full``: every root move with its visits and mean value (only for a viewer who may see
-    every card: the other moves name cards in the bot's hand). Otherwise only the chosen
-    move, named as the viewer saw it (``seen_text``), with its share of the visits.
+    ``full``: every root move with its visits and mean value, the search's size and time
+    (only for a viewer who may see every card the bot knew: the other moves name cards in its
+    hand, and their number, the visits, the values, even the iterations a time budget allowed,
+    all follow from its hand). Otherwise only the chosen move, named as the viewer saw it
+    (``seen_text``), and no number at all.
     """
+    if not full:
+        return {"seat": seat, "rows": [{"label": seen_text, "chosen": True}], "full": False}
     spec, s = before.get_game().spec, before.kernel_state()
     total = int(np.sum(stats.visits)) or 1
     rows = []
@@ -307,12 +311,9 @@ def search_view(
         zip(stats.actions.tolist(), stats.visits.tolist(), stats.values.tolist()),
         key=lambda r: -r[1],
     ):
-        if not full and a != chosen:
-            continue
-        label = spec.action_to_string(s, seat, a) if full else seen_text
         rows.append(
             {
-                "label": label,
+                "label": spec.action_to_string(s, seat, a),
                 "visits": int(v),
                 "share": v / total,
                 "value": float(val),
@@ -324,6 +325,7 @@ def search_view(
         "iterations": int(stats.iterations),
         "seconds": float(stats.seconds),
         "moves": len(stats.actions),
+        "forced": len(stats.actions) == 1,
         "rows": rows,
-        "full": full,
+        "full": True,
     }

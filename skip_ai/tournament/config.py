@@ -4,7 +4,7 @@
 name = "balance-study"      # the batch's name, written into every record
 seed = 11                   # the batch seed (default 0)
 deals = 200                 # deals per (game, pair of agents), each played in every seating
-workers = 2                 # processes (default 1; `--workers` overrides)
+workers = 2                 # processes (default 1, at most 256; `--workers` overrides)
 games_per_task = 50         # games a worker plays per task and per shard (default 100)
 out = "runs/balance-study"  # output folder, relative to the working directory
 
@@ -40,6 +40,12 @@ from agents.shipped import model_file
 from skip_ai.pyspiel_wrapper import load
 
 _TOP = {"name", "seed", "deals", "workers", "games_per_task", "out", "games", "agents"}
+MAX_WORKERS = 256
+"""The most processes a batch may run (as a training run's ``actors``): 100 000 forked some 30
+processes a second and played nothing. A fixed cap rather than one by this machine's CPUs, so
+that a config runs, or is refused, alike everywhere."""
+INT64_MAX = (1 << 63) - 1
+"""Every integer field fits an int64 (TOML's own limit; Python's reader takes any size)."""
 
 
 class ConfigError(ValueError):
@@ -140,9 +146,9 @@ def parse_config(raw: dict[str, Any], source: str = "config") -> TournamentConfi
 
     name, seed = batch_head(raw, _TOP, fail)
     deals = _positive(raw, "deals", fail)
-    workers = _positive(raw, "workers", fail, default=1)
+    workers = batch_workers(raw, fail)
     per_task = _positive(raw, "games_per_task", fail, default=100)
-    out = Path(_field(raw, "out", str, fail, default=f"runs/{name}"))
+    out = batch_out(raw, name, fail)
     games = _games(_tables(raw, "games", fail), fail)
     agents = _agents(_tables(raw, "agents", fail), games, fail)
     return TournamentConfig(name, seed, deals, workers, per_task, out, games, agents)
@@ -163,6 +169,32 @@ def batch_head(raw: dict[str, Any], known: set[str], fail) -> tuple[str, int]:
     return name, seed
 
 
+def batch_workers(raw: dict[str, Any], fail) -> int:
+    """A batch config's ``workers``: 1 to :data:`MAX_WORKERS` (default 1)."""
+    workers = _positive(raw, "workers", fail, default=1)
+    if workers > MAX_WORKERS:
+        raise fail(f"field 'workers' must be at most {MAX_WORKERS} (got {workers})")
+    return workers
+
+
+def check_workers(workers: int, what: str = "--workers") -> int:
+    """``workers`` given elsewhere than a config (``--workers``): 1 to :data:`MAX_WORKERS`."""
+    if isinstance(workers, bool) or not isinstance(workers, int):
+        raise ValueError(f"{what} must be a whole number (got {workers!r})")
+    if not 1 <= workers <= MAX_WORKERS:
+        raise ValueError(f"{what} must be in 1..{MAX_WORKERS} (got {workers})")
+    return workers
+
+
+def batch_out(raw: dict[str, Any], name: str, fail) -> Path:
+    """A batch config's ``out`` (default ``runs/NAME``): a path, not empty (an empty one was
+    the current folder)."""
+    out = _field(raw, "out", str, fail, default=f"runs/{name}")
+    if not out.strip():
+        raise fail("field 'out' must be a folder's path, not empty (that was the current folder)")
+    return Path(out)
+
+
 _KINDS = {int: "an integer", bool: "true or false"}
 
 
@@ -174,6 +206,10 @@ def _field(raw: dict, key: str, kind: type, fail, default: Any = None) -> Any:
     value = raw[key]
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
         raise fail(f"field {key!r} must be {_KINDS.get(kind, 'a string')} (got {value!r})")
+    if kind is int and not -INT64_MAX - 1 <= value <= INT64_MAX:
+        raise fail(
+            f"field {key!r} must fit a 64-bit integer (got one of {value.bit_length()} bits)"
+        )
     return value
 
 

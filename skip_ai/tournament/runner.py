@@ -28,7 +28,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from skip_ai.tournament.cluster import RayCluster
-from skip_ai.tournament.config import BatchConfig, TournamentConfig
+from skip_ai.tournament.config import BatchConfig, TournamentConfig, check_workers
 from skip_ai.tournament.schedule import ScheduledGame, schedule, schedule_size
 from skip_ai.tournament.store import RecordStore, StoreError
 from skip_ai.tournament.worker import failed_record, play_games
@@ -103,9 +103,7 @@ def run_batch(
         raise ValueError(f"unknown backend {backend!r}; available: {', '.join(BACKENDS)}")
     if address is not None and backend != "ray":
         raise ValueError("--address needs --backend ray")
-    workers = config.workers if workers is None else workers
-    if workers < 1:
-        raise ValueError(f"--workers must be ≥ 1 (got {workers})")
+    workers = config.workers if workers is None else check_workers(workers)
     t0 = time.perf_counter()
     version = code_version()
     cluster = RayCluster(address, workers) if backend == "ray" else None  # before any write

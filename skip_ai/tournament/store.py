@@ -21,11 +21,8 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from skip_ai.records import to_table
+from skip_ai.record_schema import FINGERPRINT_KEY, MANIFEST, to_table
 from skip_ai.tournament.config import BatchConfig
-
-MANIFEST = "batch.json"
-FINGERPRINT_KEY = b"skip_ai.batch_fingerprint"
 
 
 class StoreError(ValueError):
@@ -34,6 +31,45 @@ class StoreError(ValueError):
 
 def fingerprint(identity: dict) -> str:
     return hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def read_identity(manifest: Path) -> dict:
+    """The identity a batch folder's manifest (``OUT/batch.json``) holds; a damaged one is a
+    :class:`StoreError` naming it."""
+    try:
+        before = json.loads(manifest.read_text())["identity"]
+        if not isinstance(before, dict):
+            raise TypeError(f"'identity' is a {type(before).__name__}, not a table")
+    except (ValueError, KeyError, TypeError) as e:
+        raise StoreError(f"damaged manifest {manifest}: {e}") from None
+    return before
+
+
+def changed_fields(before: dict, identity: dict) -> list[str]:
+    """The fields of two identities that differ."""
+    return [k for k in sorted(set(identity) | set(before)) if before.get(k) != identity.get(k)]
+
+
+def check_identity(out: str | Path, config: BatchConfig, what: str = "batch") -> None:
+    """Refuse, in one line, to read the folder ``out`` as the batch (or study) ``config``
+    describes unless its manifest holds that identity: without the check a folder of another
+    batch would be read under this config's names (the reading side of :meth:`RecordStore.open`,
+    which refuses to continue it)."""
+    out = Path(out)
+    manifest = out / MANIFEST
+    if not manifest.is_file():
+        raise StoreError(
+            f"{out} holds no {what} begun with this config: {manifest} is missing "
+            f"(give the {what}'s own folder, or run the {what} to begin it there)"
+        )
+    before, identity = read_identity(manifest), config.identity()
+    if fingerprint(before) != fingerprint(identity):
+        changed = changed_fields(before, identity)
+        raise StoreError(
+            f"{out} holds another {what} ({before.get('name', '?')!r}: its {manifest.name} "
+            f"differs from this config in {', '.join(changed) or 'its fields'}); give that "
+            f"{what}'s config, or the folder of this one"
+        )
 
 
 class RecordStore:
@@ -103,16 +139,9 @@ class RecordStore:
             self._lock_file = None
 
     def _check_manifest(self, manifest: Path, identity: dict) -> None:
-        try:
-            before = json.loads(manifest.read_text())["identity"]
-            if not isinstance(before, dict):
-                raise TypeError(f"'identity' is a {type(before).__name__}, not a table")
-        except (ValueError, KeyError, TypeError) as e:
-            raise StoreError(f"damaged manifest {manifest}: {e}") from None
+        before = read_identity(manifest)
         if fingerprint(before) != fingerprint(identity):
-            changed = [
-                k for k in sorted(set(identity) | set(before)) if before.get(k) != identity.get(k)
-            ]
+            changed = changed_fields(before, identity)
             raise StoreError(
                 f"the config changed since the batch in {self.out} began (different "
                 f"{', '.join(changed) or 'fields'}); refusing to mix two experiments. "

@@ -42,7 +42,7 @@ def _game(game: str) -> tuple[KernelGame, list[np.ndarray]]:
 
 
 def play_games(batch: str, code_version: str, games: Sequence[ScheduledGame]) -> list[dict]:
-    """One record (:data:`skip_ai.records.SCHEMA`) per scheduled game, in the given order."""
+    """One record (:data:`skip_ai.record_schema.SCHEMA`) per scheduled game, in the given order."""
     prepared: dict[tuple, PreparedAgent] = {}
     rows = [_play(batch, code_version, s, prepared) for s in games]
     # A's score and the winner for all games of a seating at once (per game they cost more

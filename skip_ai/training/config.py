@@ -29,7 +29,7 @@ teacher = "heuristic"                  # whom imitation copies: the heuristic (i
 teacher_power = 1.0                    # a search's shares raised to this power, renormalised,
                                        #   as the targets (above 1: nearer the move it plays)
 eval_every = 500_000                   # samples between evaluations of the model
-eval_deals = 40                        # duplicate deals per evaluation match
+eval_deals = 40                        # duplicate deals per evaluation match (at most 10 000)
 eval_seed = 1_000                      # their seed family (keep it apart from `seed`)
 references = ["heuristic", "random", "ismcts(iterations=50)"]
 actors = 1                             # processes on this machine that play the chunks'
@@ -73,7 +73,9 @@ committed model was trained in parts yet: they are the way forward for runs long
 machine affords (the targets left are blocked on compute: results/learned.md, "Where it
 stands").
 
-At least one of ``decisions`` and ``cpu_minutes`` is required. Every mistake is a
+Every count has a stated upper bound (:data:`_MOST`, :data:`MAX_SAMPLES`, :data:`MAX_SEED`,
+``hidden``: :data:`agents.model.MAX_LAYERS` widths of at most ``MAX_WIDTH``), and ``out`` may
+not be empty. At least one of ``decisions`` and ``cpu_minutes`` is required. Every mistake is a
 :class:`TrainConfigError` naming the file and the field (a field this module does not know,
 such as one of an option since removed, is refused as unknown).
 
@@ -96,7 +98,7 @@ from pathlib import Path
 from typing import Any
 
 from agents import make_agent
-from agents.model import MAX_WIDTH, PolicyValueNet, factored_head
+from agents.model import MAX_LAYERS, MAX_WIDTH, PolicyValueNet, factored_head
 from skip_ai.paths import output_folder
 from skip_ai.pyspiel_wrapper import KernelGame, load
 from skip_ai.training.methods import METHODS
@@ -140,6 +142,20 @@ MAX_PARTS = 256
 imitation's games (``1 << 48``)."""
 PART_SHIFT = 40
 _POSITIVE = ("batch", "chunk", "eps_decisions", "eval_every", "eval_deals", "imitation_epochs")
+MAX_SAMPLES = 10**12
+"""The most samples a count may name (``decisions``, ``eps_decisions``, ``eval_every``): beyond
+any run, and within int64 with room to add."""
+MAX_SEED = (1 << 62) - 1
+"""The largest ``seed`` / ``eval_seed``: an int64 with room for the offsets added to it."""
+_MOST = {
+    "batch": 1 << 16,  # samples per gradient step
+    "chunk": MAX_IMITATION,  # samples per self-play batch, held in memory at once
+    "eps_decisions": MAX_SAMPLES,
+    "eval_every": MAX_SAMPLES,
+    "eval_deals": 10_000,  # duplicate deals per evaluation match, at every evaluation
+    "imitation_epochs": 1_000,
+}
+"""The upper bound of each positive count (``eval_deals = 10**15`` ran silently for minutes)."""
 _UNIT = ("eps_start", "eps_end", "heuristic_share")
 
 
@@ -259,8 +275,8 @@ def load_train_configs(path: str | Path) -> list[TrainConfig]:
     if len(set(folders)) != len(folders):
         raise TrainConfigError(f"{path}: games names a game twice ({games!r})")
     out = raw.pop("out", f"runs/{raw.get('name', '')}")
-    if not isinstance(out, str):
-        raise TrainConfigError(f"{path}: out must be a folder's path (got {out!r})")
+    if not isinstance(out, str) or not out.strip():
+        raise TrainConfigError(f"{path}: out must be a folder's path, not empty (got {out!r})")
     return [
         _load_one(path, {**raw, **_start_of(raw, g), "game": g, "out": str(Path(out) / f)})
         for g, f in zip(games, folders, strict=True)
@@ -288,8 +304,8 @@ def _load_one(path: Path, raw: dict) -> TrainConfig:
         _check_teacher(c, game)
         _check_action_parts(c, game)
         digest = _check_method(c, raw, game)
-        if not isinstance(c.get("out", ""), str):
-            raise ValueError(f"out must be a folder's path (got {c['out']!r})")
+        if not isinstance(c.get("out", ""), str) or not c.get("out", "runs").strip():
+            raise ValueError(f"out must be a folder's path, not empty (got {c['out']!r})")
         out = Path(c.get("out", f"runs/{c['name']}"))
         output_folder(out, "out")
     except ValueError as e:
@@ -336,7 +352,20 @@ def _is_int(x: Any) -> bool:
 
 
 def _is_number(x: Any) -> bool:
-    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+    if not isinstance(x, (int, float)) or isinstance(x, bool):
+        return False
+    try:
+        return math.isfinite(x)
+    except OverflowError:  # an integer too large for a float
+        return False
+
+
+def _shown(x: Any) -> str:
+    """``repr(x)`` cut for a one-line message (a TOML integer may have any number of digits)."""
+    if isinstance(x, int) and not isinstance(x, bool) and x.bit_length() > 64:
+        return f"an integer of {x.bit_length()} bits"
+    text = repr(x)
+    return text if len(text) <= 60 else f"{text[:57]}..."
 
 
 def _check_numbers(c: dict) -> None:
@@ -344,10 +373,15 @@ def _check_numbers(c: dict) -> None:
         raise ValueError(f"name must be a non-empty string (got {c['name']!r})")
     for key in _POSITIVE:
         if not _is_int(c[key]) or c[key] < 1:
-            raise ValueError(f"{key} must be a positive integer (got {c[key]!r})")
+            raise ValueError(f"{key} must be a positive integer (got {_shown(c[key])})")
+        if c[key] > _MOST[key]:
+            raise ValueError(f"{key} must be at most {_MOST[key]:_} (got {_shown(c[key])})")
     for key in ("seed", "eval_seed", "imitation"):
         if not _is_int(c[key]) or c[key] < 0:
-            raise ValueError(f"{key} must be an integer ≥ 0 (got {c[key]!r})")
+            raise ValueError(f"{key} must be an integer ≥ 0 (got {_shown(c[key])})")
+    for key in ("seed", "eval_seed"):
+        if c[key] > MAX_SEED:
+            raise ValueError(f"{key} must be at most {MAX_SEED:_} (got {_shown(c[key])})")
     if c["imitation"] > MAX_IMITATION:  # held in memory at once, as observations
         raise ValueError(
             f"imitation must be at most {MAX_IMITATION:,} samples (got {c['imitation']})"
@@ -360,10 +394,16 @@ def _check_numbers(c: dict) -> None:
         raise ValueError(f"chunk ({c['chunk']}) must hold at least one sample per part")
     if c["decisions"] is None and c["cpu_minutes"] is None:
         raise ValueError("give a budget: decisions, cpu_minutes or both")
-    if c["decisions"] is not None and (not _is_int(c["decisions"]) or c["decisions"] < 1):
-        raise ValueError(f"decisions must be a positive integer (got {c['decisions']!r})")
+    decisions = c["decisions"]
+    if decisions is not None and (not _is_int(decisions) or not 1 <= decisions <= MAX_SAMPLES):
+        raise ValueError(
+            f"decisions must be a positive integer, at most {MAX_SAMPLES:_} "
+            f"(got {_shown(decisions)})"
+        )
     if c["cpu_minutes"] is not None and not (_is_number(c["cpu_minutes"]) and c["cpu_minutes"] > 0):
-        raise ValueError(f"cpu_minutes must be a finite number > 0 (got {c['cpu_minutes']!r})")
+        raise ValueError(
+            f"cpu_minutes must be a finite number > 0 (got {_shown(c['cpu_minutes'])})"
+        )
     for key in ("lr", "imitation_lr"):
         if not (_is_number(c[key]) and 0 < c[key] <= 1):
             raise ValueError(f"{key} must be a finite number in (0, 1] (got {c[key]!r})")
@@ -373,11 +413,12 @@ def _check_numbers(c: dict) -> None:
     hidden = c["hidden"]
     if (
         not isinstance(hidden, list)
-        or not hidden
+        or not 1 <= len(hidden) <= MAX_LAYERS
         or not all(_is_int(h) and 1 <= h <= MAX_WIDTH for h in hidden)
     ):
         raise ValueError(
-            f"hidden must be a non-empty list of widths in 1..{MAX_WIDTH} (got {hidden!r})"
+            f"hidden must be a list of 1 to {MAX_LAYERS} widths in 1..{MAX_WIDTH} "
+            f"(got {_shown(hidden)})"
         )
 
 

@@ -8,14 +8,16 @@ const SUITS = { s: "♠", c: "♣", d: "♦", h: "♥" };
 const CARD_TOKEN = /[2-9TJQKA][scdh]|BJ|RJ|Pe[123]/g;  // as views.CARD_TOKEN
 
 let GAMES = [];          // /api/games
+let AGENTS = null;       // /api/agents: the bots this server offers
 let current = null;      // the view shown
 let poller = 0;          // increments to stop an old poll loop
 let selected = null;     // the hand card picked when it has several moves
 let replay = null;       // {index, pos, positions, seat, timer}
 let recordsQuery = { offset: 0 };
 
-async function api(method, url, body) {
-  const opts = { method, headers: {} };
+async function api(method, url, body, extra) {
+  // every body is JSON, sent as such: the server refuses any other
+  const opts = { method, headers: {}, ...(extra || {}) };
   if (body !== undefined) {
     opts.body = JSON.stringify(body);
     opts.headers["Content-Type"] = "application/json";
@@ -90,18 +92,16 @@ function prettySuits(text) {
 
 // ----- the setup form ---------------------------------------------------------------------
 async function loadGames() {
-  const data = await api("GET", "/api/games");
+  const [data, agents] = await Promise.all([api("GET", "/api/games"), api("GET", "/api/agents")]);
   GAMES = data.games;
+  AGENTS = agents;
+  $("agent-caps").textContent = "Bots: " + agents.kinds.map((k) => k.name).join(", ") +
+    ". " + agents.caps[0].toUpperCase() + agents.caps.slice(1) + ".";
   const sel = $("game");
   for (const g of GAMES) {
     const o = el("option", "", `${g.long_name} «${g.original_name}» (${g.name})`);
     o.value = g.name;
     sel.append(o);
-  }
-  for (const a of data.agents) {
-    const o = el("option");
-    o.value = a;
-    $("agent-presets").append(o);
   }
   if (data.records) setupRecords(data.records);
   else $("tab-records").classList.add("hidden");
@@ -110,8 +110,21 @@ async function loadGames() {
 
 function gameInfo() { return GAMES.find((g) => g.name === $("game").value); }
 
+function renderPresets() {
+  // the offered bots: the server's presets, and the game's shipped model when it has one
+  const list = $("agent-presets");
+  list.replaceChildren();
+  const learned = AGENTS.learned[$("game").value];
+  for (const a of learned ? [...AGENTS.presets, learned] : AGENTS.presets) {
+    const o = el("option");
+    o.value = a;
+    list.append(o);
+  }
+}
+
 function renderForm() {
   const g = gameInfo();
+  renderPresets();
   const box = $("params");
   box.replaceChildren();
   for (const p of g.params) {
@@ -533,6 +546,19 @@ function renderWhy(search, view) {
   box.className = "why";
   box.replaceChildren();
   const agent = view.seats[search.seat].agent;
+  if (!search.full) {
+    // the bot knew cards you do not: its moves, visits and values would tell of them
+    const line = el("div", "", `seat ${search.seat} (${agent}) played `);
+    line.append(prettyText(search.rows[0].label));
+    box.append(line, el("p", "muted", "While the game is on its search stays hidden: how " +
+      "many moves it weighed, their visits and values all come from cards you cannot see. " +
+      "Everything shows once the game is over."));
+    return;
+  }
+  if (search.forced) {
+    box.append(el("div", "", `seat ${search.seat} (${agent}): a forced move, its only legal one`));
+    return;
+  }
   const took = search.seconds < 1 ? `${Math.round(1000 * search.seconds)} ms`
     : `${search.seconds.toFixed(1)} s`;
   box.append(el("div", "", `seat ${search.seat} (${agent}): ${search.iterations} iterations in ` +
@@ -553,19 +579,21 @@ function renderWhy(search, view) {
     t.append(tr);
   }
   box.append(t);
-  if (!search.full) {
-    box.append(el("p", "muted", "While the game is on only the chosen move is shown: the " +
-      "others would name cards you cannot see. Every move shows once the game is over."));
-  } else {
-    box.append(el("p", "muted", "value: the mean outcome of the move's playouts for the bot, " +
-      "0 (worst) to 1 (best)."));
-  }
+  box.append(el("p", "muted", "value: the mean outcome of the move's playouts for the bot, " +
+    "0 (worst) to 1 (best)."));
 }
 
 // ----- recorded games ---------------------------------------------------------------------
 function setupRecords(facets) {
   $("records-folder").textContent = `${facets.folder}: ${facets.total} games, ` +
     `${facets.replayable} replayable`;
+  if (facets.skipped_total) {
+    const named = facets.skipped.map((s) => `${s.match_id} (${s.why})`).join("; ");
+    const more = facets.skipped_total > facets.skipped.length ? "; …" : "";
+    $("records-skipped").textContent = `${facets.skipped_total} record` +
+      `${facets.skipped_total === 1 ? "" : "s"} set aside, not listed: ${named}${more}`;
+    $("records-skipped").classList.remove("hidden");
+  }
   const fill = (id, values) => {
     for (const v of values) {
       const o = el("option", "", v);
@@ -688,7 +716,16 @@ function stopReplay() {
   $("replay-bar").classList.add("hidden");
 }
 
+function leaveTable() {
+  // a live table left behind is closed: its bots stop and its place is free
+  if (current && !current.record && !current.terminal && !current.error) {
+    api("DELETE", `/api/tables/${current.id}`, undefined, { keepalive: true }).catch(() => {});
+    current = null;
+  }
+}
+
 function showTab(which) {
+  leaveTable();
   $("tab-play").classList.toggle("active", which === "play");
   $("tab-records").classList.toggle("active", which === "records");
   poller++;
@@ -723,4 +760,5 @@ $("r-seat").addEventListener("change", (e) => openReplay(replay.index, replay.po
 $("r-play").addEventListener("click", () => (replay.playing ? stopAutoplay() : startAutoplay()));
 $("r-close").addEventListener("click", () => showTab("records"));
 $("new-table").addEventListener("click", () => showTab("play"));
+window.addEventListener("pagehide", leaveTable);
 loadGames().catch((e) => { $("setup-error").textContent = e.message; });
