@@ -54,8 +54,6 @@ rows) and write it back with :meth:`PolicyValueNet.set_trainable`. A file withou
 
 from __future__ import annotations
 
-import zipfile
-import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -64,6 +62,7 @@ import numpy as np
 import pyspiel
 from numba import njit
 
+from agents.model_file import npz_members
 from skip_ai.kernel import no_action_features
 from skip_ai.pyspiel_wrapper import load as load_kernel_game
 from skip_ai.pyspiel_wrapper import same_game
@@ -82,8 +81,6 @@ MAX_PARAMS = 1 << 28
 """The most parameters a model file may hold (2 GB as float64): :data:`MAX_LAYERS` layers of
 :data:`MAX_WIDTH` are about this many. Checked from the zip's directory before a byte is
 inflated (an 8 MB file once inflated to 8.6 GB before it was refused)."""
-_SMALL_MEMBER = 1 << 16
-"""The largest member other than ``params`` (the metadata, the layer sizes), in bytes."""
 _KEYS = {
     "format",
     "kind",
@@ -335,7 +332,7 @@ class PolicyValueNet:
         path = Path(path)
         if not path.is_file():
             raise ValueError(f"no model file at {path}")
-        members = _members(path)  # sizes checked before anything is read
+        members = npz_members(path, MAX_PARAMS)  # sizes checked before anything is read
         try:
             with np.load(path, allow_pickle=False) as z:
                 data = {k: z[k] for k in z.files if k != "params"}
@@ -438,68 +435,6 @@ class PolicyValueNet:
         wv, bv, off = _take(self.params, off, 1, self.dims[-2])
         logits = h @ Wp.T + bp if policy else None
         return logits, np.tanh(h @ wv[0] + bv[0]), acts
-
-
-class _Refused(Exception):
-    """Why :func:`_members` refuses a file (said with its path by the caller)."""
-
-
-def _members(path: Path) -> dict[str, tuple[tuple[int, ...], np.dtype]]:
-    """Each array of the model file ``path`` by key: its shape and type, read from its header
-    after the zip's directory showed every member within a model's bounds (``params`` at most
-    :data:`MAX_PARAMS` float64 values, the rest :data:`_SMALL_MEMBER` bytes each), so that
-    nothing is inflated past those bounds (the directory's sizes bound what zipfile inflates,
-    and each header must account for its member's size exactly). A one-line ``ValueError``
-    otherwise."""
-    try:
-        with zipfile.ZipFile(path) as zf:
-            return {
-                info.filename.removesuffix(".npy"): _header(zf, info)
-                for info in zf.infolist()
-                if _within_bounds(info)
-            }
-    except _Refused as e:
-        raise ValueError(f"{path}: {e}") from None
-    except (
-        zipfile.BadZipFile,
-        zipfile.LargeZipFile,
-        zlib.error,
-        OSError,
-        ValueError,
-        EOFError,
-    ) as e:
-        raise ValueError(f"{path} is not a model file (.npz without pickles): {e}") from None
-
-
-def _within_bounds(info: zipfile.ZipInfo) -> bool:
-    """True for an ``.npy`` member within its bound (other members are never read)."""
-    params = info.filename == "params.npy"
-    limit = _SMALL_MEMBER + (8 * MAX_PARAMS if params else 0)
-    if info.file_size > limit:
-        what = "a model's parameters take" if params else "a model's other members take"
-        raise _Refused(
-            f"member {info.filename!r} inflates to {info.file_size:,} bytes; {what} at most "
-            f"{limit:,}"
-        )
-    return info.filename.endswith(".npy")
-
-
-def _header(zf: zipfile.ZipFile, info: zipfile.ZipInfo) -> tuple[tuple[int, ...], np.dtype]:
-    """The shape and type an ``.npy`` member's header declares, checked against its size."""
-    with zf.open(info) as f:
-        version = np.lib.format.read_magic(f)
-        if version == (1, 0):
-            shape, _, dtype = np.lib.format.read_array_header_1_0(f)
-        elif version == (2, 0):
-            shape, _, dtype = np.lib.format.read_array_header_2_0(f)
-        else:
-            raise ValueError(f"member {info.filename!r} has .npy version {version}")
-        start = f.tell()
-    if dtype.hasobject:
-        raise ValueError(f"member {info.filename!r} holds pickled objects")
-    if start + int(np.prod(shape, dtype=object)) * dtype.itemsize != info.file_size:
-        raise ValueError(f"member {info.filename!r}: its header does not match its size")
-    return tuple(shape), dtype
 
 
 def features_module(game, size: int) -> ModuleType:
