@@ -436,7 +436,7 @@ def test_train_resumes_after_kill_9_to_the_same_end(tmp_path):
         ("heuristic_share = -0.1", "heuristic_share must be a finite number in"),
         ("imitation = 9_000_000", "imitation must be at most"),
         ("imitation_lr = 0", "imitation_lr must be a finite number in"),
-        ("hidden = []", "hidden must be a non-empty list"),
+        ("hidden = []", "hidden must be a list of 1 to"),
         ("actors = 300", "actors must be an integer in 0..256"),
         ("actors = true", "actors must be an integer in 0..256"),
         ("parts = 0", "parts must be an integer in 1..256"),
