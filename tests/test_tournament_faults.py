@@ -7,6 +7,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 import pandas as pd
@@ -20,6 +21,7 @@ from skip_ai.pyspiel_wrapper import load
 from skip_ai.tournament import StoreError, load_config, run_tournament
 from skip_ai.tournament import worker as worker_module
 from skip_ai.tournament.schedule import schedule
+from skip_ai.tournament.store import write_atomic
 
 
 def test_a_game_that_kills_its_worker_is_recorded_failed_and_the_batch_goes_on(
@@ -145,3 +147,29 @@ def test_a_hand_edited_manifest_is_named(tmp_path, manifest):
     (cfg.out / "batch.json").write_text(manifest)
     with pytest.raises(StoreError, match="damaged manifest"):
         run_tournament(cfg, progress=False)
+
+
+def test_two_writers_of_one_file_never_meet_in_its_temporary_file(tmp_path):
+    """A report written beside a running study may write the same file at the same moment:
+    each writer has its own temporary file, so neither fails and the file is one writer's whole
+    content (with one shared temporary name, a writer renamed the other's half-written file or
+    found its own gone)."""
+    target = tmp_path / "evaluations.bin"
+    contents = [bytes([k]) * 200_000 for k in (1, 2)]
+    errors = []
+
+    def write(content: bytes) -> None:
+        try:
+            for _ in range(200):
+                write_atomic(target, content)
+        except OSError as e:
+            errors.append(e)
+
+    threads = [threading.Thread(target=write, args=(c,)) for c in contents]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert target.read_bytes() in contents
+    assert not list(tmp_path.glob(".*.tmp"))

@@ -15,6 +15,7 @@ import fcntl
 import hashlib
 import json
 import os
+import threading
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -205,8 +206,9 @@ def write_atomic(path: Path, content: bytes | pa.Table) -> None:
     """Write to a hidden temporary file next to ``path``, then rename: a killed process
     leaves either nothing or the whole file. (No fsync: it cost ~5 ms a shard, 4% of a batch
     of fast games; only an OS crash could then leave a damaged shard, which a resume reports
-    by name.)"""
-    tmp = path.with_name(f".{path.name}.tmp")
+    by name.) The temporary file is this process's and thread's own: a report written beside
+    a running study (``--report-to``) may write the same file at the same moment."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     if isinstance(content, pa.Table):
         pq.write_table(content, tmp)
     else:
