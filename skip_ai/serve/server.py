@@ -4,7 +4,7 @@ as a Starlette application served by uvicorn.
 =======================================  ==========================================================
 ``GET /``                                the page (``static/index.html``)
 ``GET /static/NAME``                     one of the page's files (a fixed list: no path is read)
-``GET /api/games``                       every game with its parameters; agent presets; records
+``GET /api/games``                       every game with its parameters; records
 ``GET /api/agents``                      the bots offered: kinds, options, caps, named files
 ``POST /api/tables``                     open a table: ``{game, seat, agents, seed?, pace?}``
 ``GET /api/tables/ID?after=V``           its view for the person's seat, once newer than ``V``
@@ -181,7 +181,6 @@ async def games(request: Request) -> Response:
     return JSONResponse(
         {
             "games": games_listing(),
-            "agents": _app(request).offer.listing([g["name"] for g in games_listing()])["presets"],
             "records": records.facets() if records else None,
         }
     )
