@@ -1,10 +1,9 @@
 """skip_ai.analysis: metrics on hand-made records whose answers are known, the report and the
-CLI on records played by real agents, the errors, and the balance notebook."""
+CLI on records played by real agents, and the errors (the notebooks: test_notebooks.py)."""
 
 from __future__ import annotations
 
 import math
-import os
 from pathlib import Path
 
 import matplotlib.image
@@ -21,7 +20,6 @@ from skip_ai.stats import BETTING, betting_interval, mean_interval, score_interv
 
 COLUMNS = "skip_columns(deck=52,players=4)"
 PYATKI = "skip_pyatki(deck=36,max_exchanges=200,places=False,players=3)"
-NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "balance.ipynb"
 
 
 def team_game(deal: int, seating: int, team0_wins: bool, actions: int) -> dict:
@@ -285,31 +283,6 @@ def test_failed_games_are_left_out(hand_made, tmp_path):
     out = write_records(hand_made.to_dict("records") + [failed], tmp_path, shards=1)
     df = analysis.load_records(out)
     assert len(df) == 4 and set(df.status) == {"ok"}
-
-
-def test_notebook_runs(played):
-    nbformat = pytest.importorskip("nbformat")
-    nbclient = pytest.importorskip("nbclient")
-    nb = nbformat.read(NOTEBOOK, as_version=4)
-    env = {"SKIP_AI_RECORDS": str(played), "SKIP_AI_BOOTSTRAP": "10"}
-    old = {k: os.environ.get(k) for k in env}
-    os.environ.update(env)  # the kernel inherits the environment
-    try:
-        nbclient.NotebookClient(
-            nb,
-            timeout=300,
-            kernel_name="python3",
-            resources={"metadata": {"path": str(NOTEBOOK.parent)}},
-        ).execute()
-    finally:
-        for k, v in old.items():
-            if v is None:
-                os.environ.pop(k)
-            else:
-                os.environ[k] = v
-    outputs = [o for cell in nb.cells if cell.cell_type == "code" for o in cell.outputs]
-    assert not [o for o in outputs if o.output_type == "error"]
-    assert any("image/png" in o.get("data", {}) for o in outputs)
 
 
 def test_report_measures_balance_on_self_play_only_per_agent(hand_made, tmp_path):

@@ -204,12 +204,22 @@ def test_a_tiny_study_writes_its_report(tmp_path):
     summary, report = run_study(cfg, progress=False)
     assert summary.played == summary.total == study_size(cfg)
     text = report.read_text()
-    assert text.index("## Answers") < text.index("## Skill trace") < text.index("## Definitions")
-    answers = text.split("## Answers")[1].split("**")[0]
-    assert "| Columns for two (deck=36) " in answers and "| unresolved " in answers
-    assert "between equal ismcts-8 players" in text and "Skill trace (duplicate deals" in text
+    order = ["## Verdict", "## At a glance", "## Evidence", "## Skill trace", "## Definitions"]
+    assert [text.index(x) for x in order] == sorted(text.index(x) for x in order)
+    glance = text.split("## At a glance")[1].split("## Evidence")[0]
+    assert "| Columns for two (deck=36) " in glance and "| unresolved " in glance
+    # the verdicts open the report, one a variant, in words; the specs only in "who played"
+    verdicts = text.split("## Verdict")[1].split("## At a glance")[0]
+    assert verdicts.count("\n- **Columns for two") == 2
+    assert "between equal ISMCTS players at 8 iterations" in text
+    assert "team 0" not in text and "skip_columns(" not in text.replace(
+        text[text.index("Who played:") :].split("\n")[0], ""
+    )
+    assert "Each rung against the one below on duplicate deals" in text
     assert "betting interval" in text
-    for figure in ("rungs", "trace", "variants"):
+    # two variants of one game: compared, with the variants' section and its definitions
+    assert "## Variants" in text and "**Penalty**, **rank**" in text
+    for figure in ("advantage", "trace", "variants"):
         assert (cfg.out / "figures" / f"{figure}.png").stat().st_size > 1000
     df = read_records(cfg.out / "records")
     assert not df.mirrored.any()
@@ -299,11 +309,11 @@ def _records(out: Path) -> pd.DataFrame:
 
 
 def _timeless(out: Path) -> tuple[pd.DataFrame, pd.DataFrame, str]:
-    """A report's answers, self-play table and findings (its paragraphs per variant) with every
+    """A report's answers, self-play table and findings (its verdicts and points) with every
     time left out (CPU seconds are the one thing two runs of the same games differ in)."""
     answers = pd.read_csv(out / "answers.csv").drop(columns=["CPU s", "s / game"])
     table = pd.read_csv(out / "selfplay.csv")
-    findings = [line for line in (out / "report.md").read_text().splitlines() if line[:2] == "**"]
+    findings = [line for line in (out / "report.md").read_text().splitlines() if line[:4] == "- **"]
     text = re.sub(r"[\d.]+ (more )?CPU s", "", "\n".join(findings))
     return answers, table[table.measure != "seconds"], text
 

@@ -180,7 +180,7 @@ def test_a_halved_study_drops_the_worse_variant_the_same_on_one_or_two_workers(t
     assert self_deals.to_dict() == {"0": 7, "1": 3}
     assert summary.total == summary.played == len(a)
     text = report.read_text()
-    assert "skip_columns(deck=52,players=2) dropped after round 1 on 4 deals" in text
+    assert "Columns for two dropped after round 1 on 4 deals" in text
     assert "halving is complete" in text and "## Successive halving" in text
     assert "Partial study" not in text
     # a rerun plays nothing: the decisions are replayed from the records

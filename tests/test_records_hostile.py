@@ -442,7 +442,7 @@ def test_report_to_works_on_a_partial_study_at_every_stage(study, tmp_path, caps
     assert "report (no game played)" in printed
     text = (to / "report.md").read_text()
     assert "**Partial study**" in text and "## Games recorded" in text
-    findings = [line for line in text.splitlines() if line.startswith("**")]
+    findings = [line for line in text.splitlines() if line.startswith(("**", "- **"))]
     assert not [line for line in findings + [printed] if re.search(r"\bnan\b", line)]
     # nothing was played: the records are as they were
     after = sorted((folder / "records").glob("*")) if (folder / "records").exists() else []

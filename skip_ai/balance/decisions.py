@@ -103,8 +103,9 @@ def decision_table(
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
-def decisions_sentence(table: pd.DataFrame, game: str, rung: int, name: str) -> str:
-    """The top rung's per-decision measures in words, naming the evaluator."""
+def decisions_sentence(table: pd.DataFrame, game: str, rung: int, players: str) -> str:
+    """The top rung's per-decision measures in words, naming the evaluator; ``players``: who
+    played the rung, in words ("heuristic players")."""
     t = table[(table.game == game) & (table.rung == rung)].set_index("measure")
     if t.empty:
         return ""
@@ -117,12 +118,12 @@ def decisions_sentence(table: pd.DataFrame, game: str, rung: int, name: str) -> 
     ):
         if measure in t.index:
             x = t.loc[measure]
-            said = text.format(f"{100 * x.value:.0f}% [{100 * x.lo:.0f}, {100 * x.hi:.0f}]")
+            said = text.format(f"{100 * x.value:.1f}% [{100 * x.lo:.1f}, {100 * x.hi:.1f}]")
             if measure == "lead_change_rate" and "lead_changes" in t.index:
                 said += f" (about {t.loc['lead_changes'].value:.1f} times a game)"
             bits.append(said)
     n = int(t.n.max())
     return (
-        f"Read by the fixed evaluator `{t.evaluator.iloc[0]}` on {n} games between equal {name} "
-        f"players: " + "; ".join(bits) + "."
+        f"Read by the fixed evaluator `{t.evaluator.iloc[0]}` on {n} games between equal "
+        f"{players}: " + "; ".join(bits) + "."
     )

@@ -1,8 +1,11 @@
-"""A balance study's report: the answers first (a table and a paragraph per variant), then
-the evidence — skill trace, variants, the per-rung table, definitions, figures.
+"""A balance study's report: the verdicts first — a line per variant in plain words, the
+strongest players measured, a figure of the advantage by rung — then the answer table at a
+glance and the evidence (per variant: margins, the game-or-bot question, the skill trace, the
+per-decision measures), then every number, the definitions of what is shown and who played.
 
-Every number names who played (the rung's agent and spec), how many deals, and its 95%
-interval with the interval's method."""
+Every number names who played (the rung) and how many deals, in percent with its 95% interval
+and the interval's method. The same verdicts open the terminal's printout (:func:`printout`)
+and are one table for a notebook (:func:`verdict_table`)."""
 
 from __future__ import annotations
 
@@ -18,11 +21,10 @@ from skip_ai.balance.decisions import decision_table, decisions_sentence
 from skip_ai.balance.findings import (
     answer_rung,
     answer_table,
+    compared_variants,
     findings,
-    num,
     objective_text,
-    variant_name,
-    who_played,
+    partial_text,
 )
 from skip_ai.balance.metrics import (
     doublings,
@@ -35,9 +37,21 @@ from skip_ai.balance.metrics import (
     split,
     trace_table,
 )
-from skip_ai.balance.plots import rung_plot, trace_plot, variant_plot
+from skip_ai.balance.naming import first_movers, players_text, variant_name, who_played
+from skip_ai.balance.plots import advantage_plot, trace_plot, variant_plot
 from skip_ai.balance.progress import completeness, recorded
+from skip_ai.balance.sections import (
+    decisions_section,
+    definitions,
+    glance,
+    halving_section,
+    progress_section,
+    selfplay_section,
+    trace_section,
+    variants_section,
+)
 from skip_ai.balance.variants import compare_to_default, penalty_interval, rank_variants
+from skip_ai.balance.verdicts import verdict_lines, verdict_rows
 from skip_ai.tournament.store import write_atomic
 
 
@@ -48,7 +62,9 @@ def study_tables(config: BalanceConfig) -> dict:
     target: :func:`~skip_ai.balance.findings.answer_rung` — ranked), ``tests`` (each variant against
     the default), ``settled`` (per variant, the verdict and the settlement of each side),
     ``plans`` (the sequential rule's, if any), ``progress``, ``rounds`` (successive
-    halving's, if any), ``decisions_text`` and ``records`` (the finished games)."""
+    halving's, if any), ``decisions_text``, ``records`` (the finished games) and ``first``
+    (per game, the side that moved first in every recorded game:
+    :func:`~skip_ai.balance.naming.first_movers`)."""
     every = recorded(config.out)
     df = every[every.status == "ok"].reset_index(drop=True)
     selfplay, steps = split(df)  # either may be empty: a study stopped early still reports
@@ -106,7 +122,9 @@ def study_tables(config: BalanceConfig) -> dict:
     summary = rank_variants(pd.DataFrame(rows, columns=SUMMARY_COLUMNS))
     decisions = decision_table(config, selfplay)
     said = {
-        game: decisions_sentence(decisions, game, len(config.rungs(v)) - 1, config.names(v)[-1])
+        game: decisions_sentence(
+            decisions, game, len(config.rungs(v)) - 1, players_text(config.rungs(v)[-1].spec)
+        )
         for v, game in enumerate(config.games)
     }
     return {
@@ -123,6 +141,7 @@ def study_tables(config: BalanceConfig) -> dict:
         "decisions": decisions,
         "decisions_text": said,
         "records": df,
+        "first": first_movers(df),
     }
 
 
@@ -144,90 +163,50 @@ SUMMARY_COLUMNS = [
 """The summary's columns (one row per variant whose top rung has self-play recorded)."""
 
 
-DEFINITIONS = """\
-- **Self-play rung**: every seat played by the same agent. Deal *d* has the same cards for
-  every rung (and every variant that deals alike). With mirrors, a **unit** is a deal and its
-  mirror (the teams' hands swapped, colours too where the game has them), analysed as a pair;
-  otherwise a unit is a deal. **deals** counts units, **games** the games in them.
-- **team0_score**: team 0's wins plus half its draws, per game; ½ is fair. Team 0 holds the
-  first half of the seats and moves first (Red in Two Captains, Little Country, Columns,
-  Harvest and Chains). **advantage**: the favoured team's score minus ½, in points, ± the
-  interval's half-width. Games played each for themselves (Pyatki): **seatK_score**, the
-  seat's wins with a game nobody won split equally among the seats, fair = 1/seats; their
-  intervals are simultaneous over the seats (Bonferroni); **undecided_rate** beside them.
-- **verdict**: *favours X* when X's headline interval lies above fair after Holm's correction
-  over every rung and variant of the study; *leans to X (not after Holm)* when the interval
-  alone excludes fair; *no side advantaged (±h points)* when the interval holds fair and its
-  half-width h is at most the precision target (the advantage is then at most about 2h);
-  *capped* when the rung's cap stopped it first (the sentence says what the target would
-  cost); *unresolved* otherwise (a study of fixed deal counts). Each variant's paragraph
-  answers at the highest rung that reached the target (or a clear verdict), and gives the
-  top rung beside it when that one was capped.
-- **The sequential rule** (`[precision]`): a rung deals in looks of growing size and stops
-  at the first look whose confidence sequence is narrow enough (*precise*), lies the margin
-  beyond fair (*clear*), or at its cap (*capped*). A confidence sequence holds at every look
-  at once, so peeking does not inflate the error (Waudby-Smith & Ramdas 2023).
-- **margin_share**: team 0's score minus team 1's over the points both teams scored (from
-  `state.scores()`: cards, piles, points), in [−1, 1], so games compare — the second headline,
-  with its betting interval; **margin**: the same in the game's own points, a mean given
-  without an interval (a t interval undercovers skewed margins).
-- **Skill trace**: rung *k+1* against rung *k* on duplicate deals (each deal played with the
-  teams swapped, or the seats rotated); **stronger_score**: the higher rung's mean score per
-  deal (1 = wins every game), **stronger_margin**: its mean margin share; each with a 97.5%
-  interval (the two share 5%). The higher rung is **shown stronger** when either interval lies
-  above no difference (½, 0), **weaker** when either lies below. **detectable**: the smallest
-  score difference the step finds with 80% power at its deals. **doublings**: budget doublings
-  between two plain ISMCTS rungs. **skill depth**: the steps whose higher rung is shown
-  stronger. A top rung that is not shown stronger than the one below is not "stronger play".
-- **change**, **settled/moving**: the headline at the top rung minus the rung below, paired by
-  deal: *settled* within ± `settle_tolerance`, *moving* when the interval excludes 0.
-- **mirror ×**: the variance of the mean of two independent games over the variance of a deal
-  and its mirror's mean: how many independent deals a mirrored pair is worth.
-- **penalty**, **rank**: the designer's objective, smaller is better, with its interval carried
-  from each term's; ranks by intervals (a shared rank is a tie).
-- **Intervals** (95%, `skip_ai.stats`): the headline by the betting confidence sequence under
-  the sequential rule, else the betting interval (Waudby-Smith & Ramdas 2023, valid for any
-  bounded outcome, including a rung where every game ends alike); other rates and shares by
-  the betting interval; moves by Student's t; paired differences between rungs and
-  variants by Tango's score interval for paired wins and losses, else the betting interval of
-  the per-deal differences. A test simulates each with known truth (≥ 94% coverage).
-"""
+def verdict_table(config: BalanceConfig, tables: dict | None = None) -> pd.DataFrame:
+    """The verdicts the report and the terminal print first, one row per variant
+    (:data:`~skip_ai.balance.verdicts.VERDICT_COLUMNS`: the answering rung, the verdict, the
+    favoured side's share with its 95% interval in percent, the strongest rung measured and
+    the two sentences); ``tables``: the study's (:func:`study_tables`) if already computed."""
+    return verdict_rows(config, study_tables(config) if tables is None else tables)
 
 
-def wide(table: pd.DataFrame) -> pd.DataFrame:
-    """The self-play table as one row per (variant, rung), one column per measure."""
+def title(config: BalanceConfig) -> str:
+    """The report's question: "Is Columns for four fair?" for one variant."""
+    if len(config.games) == 1:
+        return f"Is {variant_name(config.games[0])} fair?"
+    return f"Balance study {config.name}: is each game fair?"
 
-    def cell(r) -> str:
-        if r.measure == "seconds":
-            return f"{r.value:.3f}"
-        if r.measure == "margin":
-            return f"{r.value:+.2f}"
-        digits = 1 if r.measure in ("moves", "margin") else 3
-        return num(r.value, r.lo, r.hi, digits)
 
-    t = table.assign(cell=[cell(r) for r in table.itertuples()])
-    w = t.pivot_table(
-        index=["game", "rung", "agent"], columns="measure", values="cell", aggfunc="first"
-    )
-    order = [
-        m
-        for m in [
-            "team0_score",
-            "team0_win_rate",
-            "team1_win_rate",
-            "draw_rate",
-            *[f"seat{k}_score" for k in range(8)],
-            *[f"seat{k}_win_rate" for k in range(8)],
-            "undecided_rate",
-            "margin",
-            "margin_share",
-            "moves",
-            "seconds",
-        ]
-        if m in w.columns
+def head(config: BalanceConfig, t: dict, verdicts: pd.DataFrame) -> list[str]:
+    """What the report and the printout open with: the question, a partial study said as
+    such, then the verdicts."""
+    partial = partial_text(t["progress"], config)
+    return [
+        f"# {title(config)}",
+        "",
+        *([partial, ""] if partial else []),
+        "## Verdict",
+        "",
+        *verdict_lines(verdicts),
     ]
-    counts = table.groupby(["game", "rung"])[["n", "games"]].max()
-    return w[order].fillna("—").join(counts, on=["game", "rung"]).reset_index()
+
+
+def at_a_glance(config: BalanceConfig, answers: pd.DataFrame, markdown: bool) -> list[str]:
+    """Every rung's answer, one row each (the answer table, ``answers.csv``)."""
+    if answers.empty:
+        return []
+    table = glance(config, answers)
+    return [
+        "## At a glance: every rung",
+        "",
+        "Each rung's players against themselves: the share of games of the side ahead (named) "
+        "with its 95% interval, the advantage in points ± the interval's half-width, the "
+        "verdict and what it cost.",
+        "",
+        table.to_markdown(index=False) if markdown else table.to_string(index=False),
+        "",
+    ]
 
 
 def write_balance_report(
@@ -240,152 +219,45 @@ def write_balance_report(
     t = study_tables(config) if tables is None else tables
     out = config.out if to is None else to
     out.mkdir(parents=True, exist_ok=True)
-    df = t["records"]
     answers = answer_table(config, t)
+    verdicts = verdict_rows(config, t)
+    compared = compared_variants(t["summary"])
 
     def figure(fig, name: str) -> str:
         return f"![{name}]({save(fig, out / 'figures' / f'{name}.png').relative_to(out)})"
 
-    lines = [
-        f"# Balance study: {config.name}",
-        "",
-        who_played(config, df),
-        "",
-        "## Answers",
-        "",
-        "Is the game fair between equal players? One row per variant and self-play rung: "
-        "the headline in percent with its 95% interval, the advantage in points ± the "
-        "interval's half-width, the verdict, and what it cost. The paragraphs below say the "
-        "same in words, with the game-or-bot question, margins and the skill trace.",
-        "",
-        answers.to_markdown(index=False) if len(answers) else "No self-play rung is recorded yet.",
-        "",
-        *findings(config, t),
-        "## Skill trace",
-        "",
-    ]
-    if t["trace"].empty:
-        lines += ["No step of the skill trace is recorded yet.", ""]
-    else:
-        lines += [
-            figure(trace_plot(t["trace"], list(config.games)), "trace"),
-            "",
-            t["trace"]
-            .assign(game=[variant_name(g) for g in t["trace"].game])
-            .round(3)
-            .to_markdown(index=False),
-            "",
-        ]
-    if len(t["summary"]) > 1:
-        lines += [
-            "## Variants (self-play at each variant's answering rung)",
-            "",
-            f"Objective: {objective_text(config)}.",
-            "",
-            figure(variant_plot(t["summary"]), "variants"),
-            "",
-            t["summary"].round(4).to_markdown(index=False),
-            "",
-        ]
-    if not t["tests"].empty:
-        lines += [
-            "Each variant against its game's default at the highest rung both ladders hold, "
-            "paired by deal (headline: Holm over these rows; moves: descriptive, Student's t):",
-            "",
-            t["tests"].round(4).to_markdown(index=False),
-            "",
-        ]
+    lines = head(config, t, verdicts)
+    if len(verdicts):
+        lines += [figure(advantage_plot(t["selfplay"], config, verdicts), "advantage"), ""]
+    lines += at_a_glance(config, answers, markdown=True)
+    lines += ["## Evidence", "", *findings(config, t), who_played(config, t["records"]), ""]
+    trace = "" if t["trace"].empty else figure(trace_plot(t["trace"], config), "trace")
+    lines += trace_section(config, t["trace"], trace)
+    if len(compared):
+        plot = figure(variant_plot(verdicts[verdicts.game.isin(compared.game)]), "variants")
+        lines += variants_section(config, t, objective_text(config), plot)
     lines += halving_section(t["rounds"])
     lines += decisions_section(config, t["decisions"])
-    lines += ["## Self-play by rung", ""]
-    if t["selfplay"].empty:
-        lines += ["No self-play game is recorded yet.", ""]
-    else:
-        lines += [
-            figure(rung_plot(t["selfplay"], config), "rungs"),
-            "",
-            wide(t["selfplay"]).to_markdown(index=False),
-            "",
-        ]
-    lines += [
-        "## Definitions",
-        "",
-        DEFINITIONS,
-    ]
+    lines += selfplay_section(config, t["selfplay"])
+    lines += definitions(config, t, len(compared) > 0)
     lines += progress_section(t["progress"])
     _write(out / "selfplay.csv", t["selfplay"].round(6).to_csv(index=False))
     _write(out / "answers.csv", answers.to_csv(index=False))
     return _write(out / "report.md", "\n".join(lines))
 
 
+def printout(config: BalanceConfig, tables: dict | None = None) -> str:
+    """The report's opening for the terminal, as plain text: the verdicts, every rung at a
+    glance, the evidence and who played (``tables``: the study's, if already computed)."""
+    t = study_tables(config) if tables is None else tables
+    lines = head(config, t, verdict_rows(config, t))
+    lines += at_a_glance(config, answer_table(config, t), markdown=False)
+    lines += ["## Evidence", "", *findings(config, t), who_played(config, t["records"]), ""]
+    text = "\n".join(x.lstrip("#").lstrip() if x.startswith("#") else x for x in lines)
+    return text.replace("**", "").replace("`", "")
+
+
 def _write(path: Path, text: str) -> Path:
     """``text`` into ``path`` whole (:func:`~skip_ai.tournament.store.write_atomic`)."""
     write_atomic(path, text.encode())
     return path
-
-
-def decisions_section(config: BalanceConfig, table: pd.DataFrame) -> list[str]:
-    """The per-decision measures of every variant and rung side by side, by the evaluator."""
-    if table.empty:
-        return []
-    m = config.measures
-    cells = table.assign(
-        cell=[
-            f"{r.value:.1f}" if r.measure == "lead_changes" else num(r.value, r.lo, r.hi, 2)
-            for r in table.itertuples()
-        ]
-    )
-    wide = cells.pivot_table(
-        index=["game", "rung", "agent"], columns="measure", values="cell", aggfunc="first"
-    ).reset_index()
-    wide["game"] = [variant_name(g) for g in wide.game]
-    return [
-        "## Per-decision measures (one fixed evaluator)",
-        "",
-        f"Every choice point of the first {m.evaluated_games} self-play games of each variant "
-        f"and rung, read by the same evaluator, `{m.evaluator}`, seeded per position — so the "
-        "numbers describe the game as that evaluator sees it, the same way for every rung "
-        f"(definitions: `skip_ai/balance/evaluator.py`; lead changes with a band of ±"
-        f"{m.band / 2:g} around ½; meaningful: the best move ahead of the second by "
-        f"{m.meaningful_spread:g} or more; lead changes: the count a game, and as the share of "
-        "the choice points after the first). Means over games with 95% betting intervals (the "
-        "count without one); a deal and its mirror count as two games.",
-        "",
-        wide.to_markdown(index=False),
-        "",
-    ]
-
-
-def halving_section(rounds: list[halving.Round]) -> list[str]:
-    """The verdicts of successive halving, round by round (none without it)."""
-    verdicts = [r.verdicts for r in rounds if not r.verdicts.empty]
-    if not verdicts:
-        return []
-    table = pd.concat(verdicts, ignore_index=True)
-    return [
-        "## Successive halving",
-        "",
-        "After each round, each variant still in contention: its penalty with a 95% interval "
-        "on the deals played so far, the best variant of its game, and whether it was dropped "
-        "(its interval entirely above the best's).",
-        "",
-        table.round(4).to_markdown(index=False),
-        "",
-    ]
-
-
-def progress_section(progress: pd.DataFrame) -> list[str]:
-    """The games recorded against those expected; per variant, kind and rung where some are
-    missing."""
-    missing = progress[progress.recorded < progress.expected]
-    lines = [
-        "## Games recorded",
-        "",
-        f"{progress.recorded.sum()} of {progress.expected.sum()} expected games"
-        + (":" if len(missing) else "; every variant and rung complete."),
-        "",
-    ]
-    if len(missing):
-        columns = ["game", "kind", "rung", "expected", "recorded"]
-        lines += [missing[columns].to_markdown(index=False), ""]
-    return lines

@@ -20,10 +20,9 @@ import pandas as pd
 
 from skip_ai.balance import halving, sequential
 from skip_ai.balance.config import BalanceConfig, load_balance_config
-from skip_ai.balance.findings import answer_table, findings, who_played
 from skip_ai.balance.ladder import study_schedule, study_size
 from skip_ai.balance.progress import recorded
-from skip_ai.balance.report import study_tables, write_balance_report
+from skip_ai.balance.report import printout, study_tables, write_balance_report
 from skip_ai.tournament.runner import BatchSummary, run_batch
 from skip_ai.tournament.schedule import ScheduledGame
 from skip_ai.tournament.store import check_identity
@@ -126,22 +125,10 @@ def _run_in_stages(
 
 
 def findings_text(config: BalanceConfig, tables: dict | None = None) -> str:
-    """Who played and the report's findings, as plain text (for the terminal); ``tables``:
-    the study's (:func:`~skip_ai.balance.report.study_tables`) if already computed."""
-    tables = study_tables(config) if tables is None else tables
-    answers = answer_table(config, tables)
-    text = "\n".join(
-        [
-            who_played(config, tables["records"]),
-            "",
-            answers.to_string(index=False)
-            if len(answers)
-            else "No self-play rung is recorded yet.",
-            "",
-            *findings(config, tables),
-        ]
-    )
-    return text.replace("**", "").replace("`", "")
+    """The report's verdicts, answer table, evidence and who played, as plain text (for the
+    terminal: :func:`~skip_ai.balance.report.printout`); ``tables``: the study's
+    (:func:`~skip_ai.balance.report.study_tables`) if already computed."""
+    return printout(config, tables)
 
 
 def report_to(config: BalanceConfig, to: Path) -> tuple[Path, str]:
