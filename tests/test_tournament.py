@@ -366,8 +366,9 @@ def test_resume_after_kill_9_gives_every_game_once(tmp_path):
     assert 0 < partial < total  # the kill did land mid-batch
 
     s = run_tournament(cfg, workers=2, progress=False)
-    assert (s.before, s.before + s.played) == (partial, total)
-    assert not list(shards.glob(".*"))  # no partial shard left behind
+    # the shards' games, and those of the journal: the games finished since the last shard
+    assert partial <= s.before and s.before + s.played == total
+    assert not list(shards.glob(".*"))  # no partial shard or journal left behind
     resumed = records(cfg.out)
     assert resumed.match_id.is_unique and len(resumed) == total
 

@@ -94,7 +94,7 @@ def test_resume_after_the_ray_driver_is_killed_on_the_local_pool(tmp_path):
     assert 0 < partial < total  # the kill did land mid-batch
 
     s = run_tournament(load_config(killed), workers=2, progress=False)
-    assert (s.before, s.before + s.played) == (partial, total)
+    assert partial <= s.before and s.before + s.played == total  # the journal's games too
     resumed = records(tmp_path / "k" / "out")
     whole = load_config(write_config(tmp_path / "w", games=GAMES, deals=150))
     run_tournament(whole, workers=1, progress=False)

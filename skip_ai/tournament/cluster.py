@@ -1,14 +1,13 @@
 """Tasks of a batch on a Ray cluster (``skip-ai tournament --backend ray [--address A]``).
 
-Ray only schedules: each task runs :func:`skip_ai.tournament.worker.play_games`, the function
-the local pool runs, on the same games, and its records come back to this process, which
-writes the shards as with the local pool. So records, resume and determinism are the local
-pool's, and a batch begun on one backend continues on the other.
+Ray only schedules: each task is one game played by
+:func:`skip_ai.tournament.worker.play_games`, the function the local pool runs, and its record
+comes back to this process, which keeps it and writes the shards as with the local pool. So
+records, resume and determinism are the local pool's, and a batch begun on one backend
+continues on the other.
 
-A task whose worker dies (a node lost, a process killed) is run again once by Ray. If it dies
-again, its games are run one per task, each again with one retry, so that one game that kills
-its worker costs only its own record: a game that fails on its own twice is recorded as
-failed with Ray's error; every other game of the task is played.
+A game whose worker dies (a node lost, a process killed) is run again once by Ray; a game
+that dies twice is recorded as failed with Ray's error, and the batch goes on.
 """
 
 from __future__ import annotations
@@ -17,7 +16,6 @@ import functools
 import logging
 import socket
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
@@ -75,37 +73,28 @@ class RayCluster:
             self._owned = False
 
     def results(
-        self, tasks: Iterator[list[ScheduledGame]], batch: str, version: str
-    ) -> Iterator[list[dict]]:
-        """Each task's records, in the task's order, as soon as all of them are known; at
-        most two tasks per cluster CPU in flight, so the schedule is never materialised."""
+        self, games: Iterator[ScheduledGame], batch: str, version: str, session: str
+    ) -> Iterator[dict]:
+        """Each game's record as soon as it finishes; at most two games per cluster CPU in
+        flight, so the schedule is never materialised."""
         ray = ray_module()
         limit = 2 * self.cpus()
-        waiting: dict[Any, _Piece] = {}  # object ref → the games it plays
+        waiting: dict[Any, ScheduledGame] = {}  # object ref → the game it plays
 
-        def submit(piece: _Piece) -> None:
-            waiting[_remote_play().remote(batch, version, piece.games)] = piece
-
-        def collect() -> Iterator[list[dict]]:
+        def collect() -> Iterator[dict]:
             ready, _ = ray.wait(list(waiting), num_returns=1)
             for ref in ready:
-                piece = waiting.pop(ref)
+                game = waiting.pop(ref)
                 try:
-                    rows = ray.get(ref)
+                    yield from ray.get(ref)
                 except ray.exceptions.RayTaskError:  # play_games raised: a bug
                     raise
                 except ray.exceptions.RayError as e:  # its worker died, twice
-                    if len(piece.games) > 1:
-                        for one in piece.split():
-                            submit(one)
-                        continue
-                    rows = [failed_record(batch, version, piece.games[0], _error(e))]
-                if (whole := piece.task.add(piece.start, rows)) is not None:
-                    yield whole
+                    yield failed_record(batch, version, game, _error(e))
 
         try:
-            for games in tasks:
-                submit(_Piece(_Task(len(games)), 0, games))
+            for game in games:
+                waiting[_remote_play().remote(batch, version, [game], session)] = game
                 while len(waiting) >= limit:
                     yield from collect()
             while waiting:
@@ -113,32 +102,6 @@ class RayCluster:
         finally:  # stopped early (an error, Ctrl-C): free the cluster's workers
             for ref in waiting if ray.is_initialized() else ():
                 ray.cancel(ref, force=True)
-
-
-@dataclass
-class _Task:
-    """One task's records, gathered from its pieces (the whole task, or single games after
-    it died twice)."""
-
-    size: int
-    rows: dict[int, list[dict]] = field(default_factory=dict)  # start → records
-
-    def add(self, start: int, rows: list[dict]) -> list[dict] | None:
-        """Add a piece's records; all the task's records in order once complete."""
-        self.rows[start] = rows
-        if sum(map(len, self.rows.values())) < self.size:
-            return None
-        return [row for s in sorted(self.rows) for row in self.rows[s]]
-
-
-@dataclass
-class _Piece:
-    task: _Task
-    start: int  # position of games[0] in the task
-    games: list[ScheduledGame]
-
-    def split(self) -> list[_Piece]:
-        return [_Piece(self.task, self.start + i, [g]) for i, g in enumerate(self.games)]
 
 
 def _check_reachable(address: str) -> None:

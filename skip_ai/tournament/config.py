@@ -5,7 +5,7 @@ name = "balance-study"      # the batch's name, written into every record
 seed = 11                   # the batch seed (default 0)
 deals = 200                 # deals per (game, pair of agents), each played in every seating
 workers = 2                 # processes (default 1, at most 256; `--workers` overrides)
-games_per_task = 50         # games a worker plays per task and per shard (default 100)
+games_per_task = 50         # games per shard (default 100); each game is a task
 out = "runs/balance-study"  # output folder, relative to the working directory
 
 [[games]]

@@ -1,37 +1,42 @@
-"""Run a batch: schedule, skip what is recorded, play the rest in tasks, write a shard per task.
+"""Run a batch: schedule, skip what is recorded, play the rest game by game, keep each
+finished game at once, write a shard per ``games_per_task`` games.
 
-Tasks are chunks of ``games_per_task`` consecutive scheduled games. With one worker they are
-played in this process; with more, in a local process pool with a bounded number of tasks in
-flight (memory stays flat however long the batch); with the ``ray`` backend, as Ray tasks
-(:mod:`skip_ai.tournament.cluster`). A game that kills its worker process costs only its own
-record, as on Ray: the tasks that were in flight are played again alone, and a task that dies
-alone game by game, so the game that dies alone twice is recorded ``failed``. The records
-depend neither on the worker count nor on the backend: each game's seed comes from its
-identity (:mod:`skip_ai.tournament.schedule`).
+Each game is a task of its own. With one worker they are played in this process; with more,
+in a local process pool with a bounded number of games in flight (memory stays flat however
+long the batch); with the ``ray`` backend, as Ray tasks (:mod:`skip_ai.tournament.cluster`).
+Every finished game goes to the store's journal as it arrives, so an interrupt, even
+``kill -9``, loses only the games in flight: those still being played, and any whose record
+was still on its way from its worker to this process; a worker keeps its bots from game to
+game within a run (:func:`skip_ai.tournament.worker.play_games`), so single-game tasks cost
+no rebuilding. The games are cut, in the order they are played, into shards of
+``games_per_task``, each written once all its games are in, whatever order they finish in.
+A game that kills its worker process costs only its own record, as on Ray: the games in
+flight are played again each alone, and one that dies alone twice is recorded ``failed``.
+The records depend neither on the worker count nor on the backend: each game's seed comes
+from its identity (:mod:`skip_ai.tournament.schedule`).
 """
 
 from __future__ import annotations
 
-import itertools
 import multiprocessing
 import os
 import signal
 import subprocess
 import threading
 import time
+import uuid
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 
-from tqdm import tqdm
-
 from skip_ai.tournament.cluster import RayCluster
 from skip_ai.tournament.config import BatchConfig, TournamentConfig, check_workers
+from skip_ai.tournament.progress import Progress
 from skip_ai.tournament.schedule import ScheduledGame, schedule, schedule_size
 from skip_ai.tournament.store import RecordStore, StoreError
-from skip_ai.tournament.worker import failed_record, play_games
+from skip_ai.tournament.worker import failed_record, forget_bots, play_games
 
 BACKENDS = ("local", "ray")
 
@@ -83,7 +88,13 @@ def run_tournament(
     the cluster's affair), or on a local Ray with ``workers`` CPUs when ``address`` is None.
     """
     return run_batch(
-        config, lambda: schedule(config), schedule_size(config), workers, backend, progress, address
+        config,
+        lambda: schedule(config, interleaved=True),
+        schedule_size(config),
+        workers,
+        backend,
+        progress,
+        address,
     )
 
 
@@ -113,33 +124,27 @@ def run_batch(
         done = store.done_ids()
         if done:
             _check_belong(done, games(), store)
-        todo = (s for s in games() if s.match_id not in done)
-        tasks = _chunks(todo, config.games_per_task)
-        played = failed = 0
-        bar = tqdm(
-            total=total,
-            initial=len(done),
-            unit="game",
-            desc=config.name,
-            disable=not progress,
-            smoothing=0.05,
-        )
+        shards = _Shards(store, config.games_per_task)
+        todo = shards.games(s for s in games() if s.match_id not in done)
+        session = uuid.uuid4().hex  # this run's: a worker's bots last as long as it
+        bar = Progress(config.name, total, len(done), show=progress)
         results = (
-            cluster.results(tasks, config.name, version)
+            cluster.results(todo, config.name, version, session)
             if cluster
-            else _results(tasks, config.name, version, workers)
+            else _results(todo, config.name, version, session, workers)
         )
-        for rows in results:
-            store.write(rows)
-            played += len(rows)
-            failed += sum(r["status"] != "ok" for r in rows)
-            bar.update(len(rows))
+        for row in results:
+            shards.add(row)
+            bar.update()
+        shards.finish()
         bar.close()
     finally:
         store.close()
         if cluster:
             cluster.close()
-    return BatchSummary(total, len(done), played, failed, time.perf_counter() - t0, store.records)
+    return BatchSummary(
+        total, len(done), shards.played, shards.failed, time.perf_counter() - t0, store.records
+    )
 
 
 def _check_belong(done: set[str], games: Iterable[ScheduledGame], store: RecordStore) -> None:
@@ -152,10 +157,44 @@ def _check_belong(done: set[str], games: Iterable[ScheduledGame], store: RecordS
         )
 
 
-def _chunks(games: Iterable[ScheduledGame], size: int) -> Iterator[list[ScheduledGame]]:
-    it = iter(games)
-    while chunk := list(itertools.islice(it, size)):
-        yield chunk
+class _Shards:
+    """The run's games cut, in the order they are played, into shards of ``size``: each game
+    kept in the journal as it finishes, each shard written once all its games are in (so a
+    batch run through has the same shards on any worker count and either backend)."""
+
+    def __init__(self, store: RecordStore, size: int):
+        self.store, self.size = store, size
+        self.played = self.failed = 0
+        self._shard_of: dict[str, int] = {}  # match id → its shard, for the games not yet in
+        self._order: dict[int, list[str]] = {}  # shard → its games' match ids, in order
+        self._rows: dict[int, dict[str, dict]] = {}  # shard → the records finished so far
+
+    def games(self, todo: Iterable[ScheduledGame]) -> Iterator[ScheduledGame]:
+        """``todo``, each game given its shard as it is handed out."""
+        for i, game in enumerate(todo):
+            self._shard_of[game.match_id] = i // self.size
+            self._order.setdefault(i // self.size, []).append(game.match_id)
+            yield game
+
+    def add(self, row: dict) -> None:
+        """A finished game: into the journal now, into a shard once its shard is whole."""
+        self.store.keep(row)
+        self.played += 1
+        self.failed += row["status"] != "ok"
+        shard = self._shard_of.pop(row["match_id"])
+        rows = self._rows.setdefault(shard, {})
+        rows[row["match_id"]] = row
+        if len(rows) == self.size:
+            self._write(shard)
+
+    def finish(self) -> None:
+        """Every game played: the last shard, short of ``size``."""
+        for shard in sorted(self._rows):
+            self._write(shard)
+
+    def _write(self, shard: int) -> None:
+        rows = self._rows.pop(shard)
+        self.store.write([rows[match_id] for match_id in self._order.pop(shard)])
 
 
 def _worker_init(parent: int) -> None:
@@ -186,19 +225,22 @@ def new_pool(workers: int) -> ProcessPoolExecutor:
 
 
 def _results(
-    tasks: Iterator[list[ScheduledGame]], batch: str, version: str, workers: int
-) -> Iterator[list[dict]]:
-    """Each task's records as soon as it finishes; in a pool, at most two tasks per worker
+    games: Iterator[ScheduledGame], batch: str, version: str, session: str, workers: int
+) -> Iterator[dict]:
+    """Each game's record as soon as it finishes; in a pool, at most two games per worker
     are in flight, so the schedule is never materialised."""
     if workers == 1:
-        for task in tasks:
-            yield play_games(batch, version, task)
+        try:
+            for game in games:
+                yield from play_games(batch, version, [game], session)
+        finally:  # the bots of this run, built in this process
+            forget_bots()
         return
-    pool = _LocalPool(workers, batch, version)
+    pool = _LocalPool(workers, batch, version, session)
     complete = False
     try:
-        for task in tasks:
-            pool.submit(task)
+        for game in games:
+            pool.submit(game)
             while len(pool.pending) >= 2 * workers:
                 yield from pool.finished()
         while pool.pending:
@@ -210,27 +252,28 @@ def _results(
 
 class _LocalPool:
     """A process pool that survives the death of a worker (a crash in native code, the
-    kernel's OOM killer): every task in flight went down with the pool, so each is played
+    kernel's OOM killer): every game in flight went down with the pool, so each is played
     again alone in a fresh process (:meth:`_alone`), the rest in a new pool."""
 
-    def __init__(self, workers: int, batch: str, version: str):
-        self.workers, self.batch, self.version = workers, batch, version
+    def __init__(self, workers: int, batch: str, version: str, session: str):
+        self.workers, self.batch, self.version, self.session = workers, batch, version, session
         self.pool = new_pool(workers)
-        self.pending: dict[Future, list[ScheduledGame]] = {}
+        self.pending: dict[Future, ScheduledGame] = {}
 
-    def submit(self, games: list[ScheduledGame]) -> None:
-        self.pending[self.pool.submit(play_games, self.batch, self.version, games)] = games
+    def submit(self, game: ScheduledGame) -> None:
+        future = self.pool.submit(play_games, self.batch, self.version, [game], self.session)
+        self.pending[future] = game
 
-    def finished(self) -> Iterator[list[dict]]:
-        """The records of the tasks that finish next (at least one)."""
+    def finished(self) -> Iterator[dict]:
+        """The records of the games that finish next (at least one)."""
         done, _ = wait(self.pending, return_when=FIRST_COMPLETED)
         broken = []
         for future in done:
-            games = self.pending.pop(future)
+            game = self.pending.pop(future)
             try:
-                yield future.result()
+                yield from future.result()
             except BrokenProcessPool:
-                broken.append(games)
+                broken.append(game)
         if broken:
             broken += self.pending.values()
             self.pending.clear()
@@ -238,38 +281,27 @@ class _LocalPool:
             # batch's lock (RecordStore), which would outlive the run otherwise
             self.pool.shutdown(wait=True, cancel_futures=True)
             self.pool = new_pool(self.workers)
-            for games in broken:
-                yield self._isolated(games)
+            for game in broken:
+                yield self._alone(game) or self._alone(game) or self._died(game)
 
-    def _isolated(self, games: list[ScheduledGame]) -> list[dict]:
-        """A task whose pool died, played alone; if it dies alone, game by game, and a game
-        that dies alone twice is recorded as failed."""
-        rows = self._alone(games)
-        if rows is not None:
-            return rows
-        rows = []
-        for game in games:
-            one = self._alone([game]) or self._alone([game])
-            rows += one or [
-                failed_record(
-                    self.batch,
-                    self.version,
-                    game,
-                    "BrokenProcessPool: the worker process died while playing this game alone, "
-                    "twice (a crash in native code, or the system ran out of memory)",
-                )
-            ]
-        return rows
-
-    def _alone(self, games: list[ScheduledGame]) -> list[dict] | None:
-        """The records of ``games`` played in a fresh process of their own; None if it died."""
+    def _alone(self, game: ScheduledGame) -> dict | None:
+        """The record of ``game`` played in a fresh process of its own; None if it died."""
         pool = new_pool(1)
         try:
-            return pool.submit(play_games, self.batch, self.version, games).result()
+            return pool.submit(play_games, self.batch, self.version, [game]).result()[0]
         except BrokenProcessPool:
             return None
         finally:  # waited for, as above: the process shares the batch's lock
             pool.shutdown(wait=True, cancel_futures=True)
+
+    def _died(self, game: ScheduledGame) -> dict:
+        return failed_record(
+            self.batch,
+            self.version,
+            game,
+            "BrokenProcessPool: the worker process died while playing this game alone, "
+            "twice (a crash in native code, or the system ran out of memory)",
+        )
 
     def close(self, kill: bool) -> None:
         """Let the workers go; with ``kill`` (an error, Ctrl-C) at once: they ignore Ctrl-C,

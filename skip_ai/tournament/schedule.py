@@ -38,15 +38,34 @@ def deal_seed(batch_seed: int, game_index: int, pair_index: int, deal: int) -> i
     return int(seq.generate_state(1, np.uint64)[0])
 
 
-def schedule(config: TournamentConfig) -> Iterator[ScheduledGame]:
-    """Every game of the batch, in a fixed order (game, pair, deal, seating)."""
-    for gi, game in enumerate(config.games):
-        n_seatings = len(seatings(load(game)))
-        for pi, (a, b) in enumerate(itertools.combinations(config.agents, 2)):
+def schedule(config: TournamentConfig, interleaved: bool = False) -> Iterator[ScheduledGame]:
+    """Every game of the batch, in a fixed order: (game, pair, deal, seating), or with
+    ``interleaved`` (deal, game, pair, seating), the order the runner plays them in, so that
+    the games played at any moment are a fair sample of the batch, slow pairs and fast alike
+    (the time left it shows is then honest from the first deals on). The games are the same
+    either way, and so are their records."""
+    blocks = [
+        (gi, game, len(seatings(load(game))), pi, a, b)
+        for gi, game in enumerate(config.games)
+        for pi, (a, b) in enumerate(itertools.combinations(config.agents, 2))
+    ]
+    if interleaved:
+        for deal in range(config.deals):
+            for block in blocks:
+                yield from _seatings(config.seed, deal, *block)
+    else:
+        for block in blocks:
             for deal in range(config.deals):
-                seed = deal_seed(config.seed, gi, pi, deal)
-                for k in range(n_seatings):
-                    yield ScheduledGame(f"{gi}/{pi}/{deal}/{k}", game, deal, k, seed, a, b)
+                yield from _seatings(config.seed, deal, *block)
+
+
+def _seatings(
+    batch_seed: int, deal: int, gi: int, game: str, n_seatings: int, pi: int, a: Agent, b: Agent
+) -> Iterator[ScheduledGame]:
+    """The games of one deal of one (game, pair): every seating, on the same cards."""
+    seed = deal_seed(batch_seed, gi, pi, deal)
+    for k in range(n_seatings):
+        yield ScheduledGame(f"{gi}/{pi}/{deal}/{k}", game, deal, k, seed, a, b)
 
 
 def schedule_size(config: TournamentConfig) -> int:

@@ -2,20 +2,31 @@
 
 ``OUT/batch.json`` holds the config's identity (what the records depend on) and its
 fingerprint; a batch is only ever continued with the same identity. ``OUT/records/`` holds the
-shards, one per finished task: each is written to a hidden temporary name and renamed once
-complete, so a shard under its own name is always whole and readers (``pandas.read_parquet``
-skips names starting with a dot) never see a partial one. Each shard carries the batch's
-fingerprint in its Parquet metadata. The match ids in the complete shards are the batch's
-progress: resuming skips exactly those games, and refuses a shard of another batch.
+shards: each is written to a hidden temporary name and renamed once complete, so a shard under
+its own name is always whole and readers (``pandas.read_parquet`` skips names starting with a
+dot) never see a partial one. Each shard carries the batch's fingerprint in its Parquet
+metadata. The match ids in the complete shards are the batch's progress: resuming skips
+exactly those games, and refuses a shard of another batch.
+
+Between shards, every finished game is appended to ``OUT/records/.journal`` as soon as it
+arrives, one checked frame per game (its length, a CRC-32, its record as an Arrow IPC
+stream): a killed run loses no game whose record reached it. The next run turns the
+journal's whole frames into a shard before it plays anything (a frame cut short by the kill
+is dropped: its game was never recorded, and is played again); a run that ends, even by
+Ctrl-C, leaves no journal.
 """
 
 from __future__ import annotations
 
 import fcntl
 import hashlib
+import io
 import json
 import os
+import struct
 import threading
+import zlib
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -24,6 +35,10 @@ import pyarrow.parquet as pq
 
 from skip_ai.record_schema import FINGERPRINT_KEY, MANIFEST, to_table
 from skip_ai.tournament.config import BatchConfig
+
+JOURNAL = ".journal"
+"""The finished games not yet in a shard, under ``OUT/records`` (hidden from readers)."""
+_FRAME = struct.Struct("<QI")  # a journal frame's head: the record's length and CRC-32
 
 
 class StoreError(ValueError):
@@ -79,13 +94,16 @@ class RecordStore:
     def __init__(self, out: str | Path):
         self.out = Path(out)
         self.records = self.out / "records"
+        self.journal = self.records / JOURNAL
         self._lock_file = None
         self._name = ""
         self._fingerprint = ""
+        self._journal_file: io.BufferedWriter | None = None
+        self._kept: dict[str, bytes] = {}  # match id → its journal frame, until in a shard
 
     def open(self, config: BatchConfig, code_version: str) -> None:
         """Start the batch here, or check that it is the one begun here; forget partial
-        shards left by an interrupted run (their games will be played again)."""
+        shards left by an interrupted run, and write the games of its journal as a shard."""
         self._lock(config)
         manifest = self.out / MANIFEST
         identity = config.identity()
@@ -113,6 +131,19 @@ class RecordStore:
             )
         for partial in self.records.glob(".*.tmp"):
             partial.unlink()
+        self._recover()
+
+    def _recover(self) -> None:
+        """The journal of a killed run: its whole frames, less the games already in a shard
+        (a run killed between writing a shard and shortening the journal), become a shard."""
+        if not self.journal.exists():
+            return
+        done = self.done_ids()
+        games = _read_frames(self.journal.read_bytes())
+        left = [t for t in games if t["match_id"][0].as_py() not in done]
+        if left:
+            self._write_table(pa.concat_tables(left).combine_chunks())
+        self.journal.unlink()
 
     def _lock(self, config: BatchConfig) -> None:
         """Hold ``OUT/.lock`` while running: two runs of one batch would play the same games
@@ -134,7 +165,16 @@ class RecordStore:
             ) from None
 
     def close(self) -> None:
-        """Let another run continue the batch."""
+        """Write the games kept in the journal as a shard (a run stopped early) and let
+        another run continue the batch."""
+        if self._kept:
+            kept = _read_frames(b"".join(self._kept.values()))
+            self._write_table(pa.concat_tables(kept).combine_chunks())
+            self._kept.clear()
+        if self._journal_file is not None:
+            self._journal_file.close()
+            self._journal_file = None
+            self.journal.unlink(missing_ok=True)
         if self._lock_file is not None:
             self._lock_file.close()
             self._lock_file = None
@@ -192,14 +232,56 @@ class RecordStore:
                 f"move it out of {self.records}"
             )
 
+    def keep(self, row: dict) -> None:
+        """Append one finished game's record to the journal, at once (see the module)."""
+        frame = _frame(to_table([row]))
+        if self._journal_file is None:
+            self._journal_file = open(self.journal, "ab")
+        self._journal_file.write(frame)
+        self._journal_file.flush()  # in the system's hands: a killed process loses nothing
+        self._kept[row["match_id"]] = frame
+
     def write(self, rows: list[dict]) -> Path:
-        """Write the records of one task as a shard named after its first game."""
-        name = "shard-" + rows[0]["match_id"].replace("/", "-") + ".parquet"
+        """Write records as a shard named after the first one's game, and drop them from
+        the journal (the shard first: a kill in between leaves a game twice, which the next
+        run's recovery drops, never none)."""
+        path = self._write_table(to_table(rows))
+        kept = len(self._kept)
+        for row in rows:
+            self._kept.pop(row["match_id"], None)
+        if self._journal_file is not None and len(self._kept) < kept:
+            self._journal_file.close()
+            write_atomic(self.journal, b"".join(self._kept.values()))
+            self._journal_file = open(self.journal, "ab")
+        return path
+
+    def _write_table(self, table: pa.Table) -> Path:
+        name = "shard-" + table["match_id"][0].as_py().replace("/", "-") + ".parquet"
         path = self.records / name
-        table = to_table(rows)
         metadata = {**(table.schema.metadata or {}), FINGERPRINT_KEY: self._fingerprint.encode()}
         write_atomic(path, table.replace_schema_metadata(metadata))
         return path
+
+
+def _frame(table: pa.Table) -> bytes:
+    """One journal frame: the length and CRC-32 of ``table`` as an Arrow IPC stream, then it."""
+    sink = pa.BufferOutputStream()
+    with pa.ipc.new_stream(sink, table.schema) as writer:
+        writer.write_table(table)
+    payload = sink.getvalue().to_pybytes()
+    return _FRAME.pack(len(payload), zlib.crc32(payload)) + payload
+
+
+def _read_frames(data: bytes) -> Iterator[pa.Table]:
+    """The tables of a journal's whole frames, up to the first one cut short or damaged."""
+    at = 0
+    while at + _FRAME.size <= len(data):
+        size, crc = _FRAME.unpack_from(data, at)
+        payload = data[at + _FRAME.size : at + _FRAME.size + size]
+        if len(payload) < size or zlib.crc32(payload) != crc:
+            return
+        yield pa.ipc.open_stream(payload).read_all()
+        at += _FRAME.size + size
 
 
 def write_atomic(path: Path, content: bytes | pa.Table) -> None:

@@ -1,12 +1,12 @@
 """Play scheduled games and return their records: pure inputs in, plain dicts out.
 
-:func:`play_games` touches no file and no global state beyond a per-process cache of loaded
-games, so it runs the same in-process, in a process pool or as a Ray task. Within a task, each
-(game, side, agent) has its bot built once and reset for every game it plays
-(:class:`agents.PreparedAgent`): a spec is parsed and its files read once per task, not once
-per game. A game that raises is recorded with status ``failed`` and its error, never dropped:
-the batch goes on and the record says what went wrong (and its bots are built afresh for the
-next game).
+:func:`play_games` touches no file and no global state beyond per-process caches of loaded
+games and of one run's bots, so it runs the same in-process, in a process pool or as a Ray
+task. Within a task (or a run, given its session), each (game, side, agent) has its bot built
+once and reset for every game it plays (:class:`agents.PreparedAgent`): a spec is parsed and
+its files read once, not once per game. A game that raises is recorded with status ``failed``
+and its error, never dropped: the batch goes on and the record says what went wrong (and its
+bots are built afresh for the next game).
 """
 
 from __future__ import annotations
@@ -41,9 +41,27 @@ def _game(game: str) -> tuple[KernelGame, list[np.ndarray]]:
     return g, seatings(g)
 
 
-def play_games(batch: str, code_version: str, games: Sequence[ScheduledGame]) -> list[dict]:
-    """One record (:data:`skip_ai.record_schema.SCHEMA`) per scheduled game, in the given order."""
-    prepared: dict[tuple, PreparedAgent] = {}
+_session: tuple[str | None, dict[tuple, PreparedAgent]] = (None, {})
+"""The bots this process has built for one run (its ``session``), kept from task to task: a
+run's tasks are single games, and building a bot (a spec parsed, a model read) per game would
+cost more than many games."""
+
+
+def play_games(
+    batch: str, code_version: str, games: Sequence[ScheduledGame], session: str | None = None
+) -> list[dict]:
+    """One record (:data:`skip_ai.record_schema.SCHEMA`) per scheduled game, in the given order.
+
+    Each side's bot is built once for the call, or, with ``session`` (a run's own token), once
+    for all the calls of that run in this process: a new session drops the bots of the last
+    one (its agents' files may have changed since)."""
+    global _session
+    if session is None:
+        prepared: dict[tuple, PreparedAgent] = {}
+    else:
+        if _session[0] != session:
+            _session = (session, {})
+        prepared = _session[1]
     rows = [_play(batch, code_version, s, prepared) for s in games]
     # A's score and the winner for all games of a seating at once (per game they cost more
     # than recording the rest of the row)
@@ -61,6 +79,12 @@ def play_games(batch: str, code_version: str, games: Sequence[ScheduledGame]) ->
         ):
             row["score_a"], row["winner"] = a, w
     return rows
+
+
+def forget_bots() -> None:
+    """Drop the bots of the last session (a run played in this process has ended)."""
+    global _session
+    _session = (None, {})
 
 
 def failed_record(
