@@ -3,8 +3,9 @@
 On each turn it says, from the person's seat, what happened since their last move (as that
 seat saw it), who they are and who their partner is, every seat's hand size, the public
 table, their hand, and the legal moves numbered in aligned columns; the person answers with
-a number or the move's text, or ``q`` to leave. Anything else asks again. At the end
-(:meth:`HumanBot.show_end`) it says the last moves and the result in words.
+a number or the move's text, or ``q`` to leave. Anything else asks again. A move the loop
+plays for the person (his seat's only legal one) is said by :meth:`HumanBot.show_forced`. At
+the end (:meth:`HumanBot.show_end`) it says the last moves and the result in words.
 """
 
 from __future__ import annotations
@@ -78,7 +79,8 @@ class HumanBot(pyspiel.Bot):
         self._recent(state, p)
         self._table(state, p)
         legal = state.legal_actions()
-        texts = [state.action_to_string(p, a) for a in legal]
+        texts = [words.move_text(state, p, a) for a in legal]
+        codes = [state.action_to_string(p, a) for a in legal]  # the text a script may send
         self._say("moves:")
         self._say(self.columns(texts))
         while True:
@@ -93,8 +95,8 @@ class HumanBot(pyspiel.Bot):
             if answer.isdigit() and 1 <= int(answer) <= len(legal):
                 choice = legal[int(answer) - 1]
                 break
-            if answer in texts:
-                choice = legal[texts.index(answer)]
+            if answer in texts or answer in codes:
+                choice = legal[texts.index(answer) if answer in texts else codes.index(answer)]
                 break
             self._say(
                 f"{answer!r} is not one of the moves 1..{len(legal)}; answer with a "
@@ -102,6 +104,16 @@ class HumanBot(pyspiel.Bot):
             )
         self._seen[p] = len(state.history()) + 1
         return choice
+
+    def show_forced(self, state: pyspiel.State, seat: int, action: int) -> None:
+        """The moves since the person's last one, then ``action``, his seat's only legal move,
+        played for him (``state`` is before it)."""
+        self._recent(state, seat)
+        self._say(
+            f"move {decision_number(state)}: you {words.move_text(state, seat, action)} "
+            "(forced: your only legal move)"
+        )
+        self._seen[seat] = len(state.history()) + 1
 
     def show_end(self, state: pyspiel.State, seat: int) -> None:
         """The moves since the person's last one, and the result in words from his seat."""
@@ -111,7 +123,7 @@ class HumanBot(pyspiel.Bot):
     # ----- what the person is shown -------------------------------------------------------
     def _recent(self, state: pyspiel.State, p: int) -> None:
         """What happened since ``p``'s last move, as ``p`` saw it (the deal is his hand)."""
-        history = state.history_seen_by(p)
+        history = words.history_words(state, p)
         start = self._seen.get(p, 0)
         recent = [
             (actor, text)
@@ -132,7 +144,8 @@ class HumanBot(pyspiel.Bot):
         self._say()
         self._say(
             self._wrap(
-                f"=== {spec.title(s)} · move {len(state.history())} · {words.turn_text(state, p)}",
+                f"=== {spec.title(s)} · move {decision_number(state)} · "
+                f"{words.turn_text(state, p)}",
                 "    ",
             )
         )
@@ -162,6 +175,12 @@ class HumanBot(pyspiel.Bot):
         per_row = max(1, (self._columns() - 2) // width)
         rows = [cells[i : i + per_row] for i in range(0, len(cells), per_row)]
         return "\n".join("  " + "".join(c.ljust(width) for c in row).rstrip() for row in rows)
+
+
+def decision_number(state: pyspiel.State) -> int:
+    """The number of the decision to be made, from 1: the players' moves so far, plus one
+    (the deal and other chance events are not moves)."""
+    return 1 + sum(1 for item in state.full_history() if item.player >= 0)
 
 
 def _seen(text: str) -> str:

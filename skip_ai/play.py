@@ -5,12 +5,17 @@ positions, the CLI, structure estimates, the replay of a batch game) plays them 
 all draw chance the same way: outcome ``below(rng, n)`` of the ``n`` listed, from the kernel
 generator ``rng`` — the draw the batch kernels make — and differ only in what they do at each
 event (the callbacks).
+
+A decision with exactly one legal action is *forced* (:func:`forced_action`, the one place
+that says so): the seats named in ``play(..., auto_forced=...)`` (a person at the terminal)
+and a person at the browser's table (:mod:`skip_ai.serve.tables`) have such moves played for
+them, with a line that says so.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -28,6 +33,16 @@ class Decision:
     action: int
     seconds: float  # the bot's thinking time
     policy: list[tuple[int, float]] | None  # the bot's policy, when asked for
+    forced: bool = False  # played without asking the bot: its seat's only legal action
+
+
+def forced_action(state: pyspiel.State) -> int | None:
+    """The only legal action of the player to move, or None when there is a choice (or no
+    player to move: chance, or the game over)."""
+    if state.is_terminal() or state.is_chance_node():
+        return None
+    legal = state.legal_actions()
+    return int(legal[0]) if len(legal) == 1 else None
 
 
 def play(
@@ -38,6 +53,7 @@ def play(
     on_decision: Callable[[Decision], None] | None = None,
     on_chance: Callable[[pyspiel.State, int], None] | None = None,
     policies: bool = False,
+    auto_forced: Collection[int] = (),
 ) -> pyspiel.State:
     """Play ``state`` to the end in place and return it: seat ``p`` moves by ``bots[p]``
     (``step``, or ``step_with_policy`` with ``policies``), chance outcomes are drawn from the
@@ -45,7 +61,10 @@ def play(
 
     The callbacks see each event before it is applied: ``on_turn(state, player)`` when a seat
     is to move, before its bot thinks; ``on_decision(decision)`` once it has chosen;
-    ``on_chance(state, outcome)`` for a chance outcome."""
+    ``on_chance(state, outcome)`` for a chance outcome.
+
+    A forced decision (:func:`forced_action`) of a seat in ``auto_forced`` is played without
+    asking its bot: ``on_turn`` is not called, ``on_decision`` sees it with ``forced=True``."""
     while not state.is_terminal():
         if state.is_chance_node():
             outcomes = state.chance_outcomes()
@@ -55,6 +74,12 @@ def play(
             state.apply_action(outcome)
             continue
         player = state.current_player()
+        only = forced_action(state) if player in auto_forced else None
+        if only is not None:
+            if on_decision is not None:
+                on_decision(Decision(state, player, only, 0.0, None, forced=True))
+            state.apply_action(only)
+            continue
         if on_turn is not None:
             on_turn(state, player)
         bot = bots[player]

@@ -54,6 +54,11 @@ class Param:
     through, when not every choice is worth a variant (e.g. a cap on the game's length);
     default: every choice."""
 
+    @property
+    def label(self) -> str:
+        """The parameter in words for a person choosing a variant (:data:`PARAM_LABELS`)."""
+        return PARAM_LABELS[self.name]
+
     def check(self, value: Any, game: str) -> ParamValue:
         """The value if allowed, else a ``ValueError`` that names the game and parameter."""
         if value not in self.choices or type(value) is not type(self.default):
@@ -69,6 +74,31 @@ class Param:
             return self.choices.index(value)
         return int(value)
 
+
+PARAM_LABELS = {
+    "players": "Players",
+    "deck": "Cards in the deck",
+    "remove4": "Four cards put aside unseen",
+    "voluntary_pass": "Passing by choice",
+    "jokers": "Both jokers in the deck",
+    "pelicans": "Pelicans in the deck",
+    "lead_order": "Who leads again after a 2:2",
+    "trick_lead": "Who leads a new trick",
+    "tiebreak": "On equal cards taken",
+    "places": "Play on for the other places",
+    "max_exchanges": "Exchanges before the game stops",
+    "max_turns": "Turns before a dead hand",
+    "mode": "A match to 8 or one deal",
+    "stakes": "Stakes",
+    "cut": "The cut",
+    "nines": "Offers of nines",
+    "nines_declarer": "Nines offered to the elder hand",
+    "redeal": "A redeal for a weak hand",
+    "contracts": "Contracts",
+}
+"""Every game parameter's label, by name (a name means the same in every game that takes it):
+what the start page of ``skip-ai serve`` and ``skip-ai games`` show instead of the code name;
+``doc`` says more."""
 
 PLAYERS_2_4_6 = Param("players", 4, (2, 4, 6), "2 (1v1), 4 (2v2) or 6 (3v3)")
 PLAYERS_4_6 = Param("players", 4, (4, 6), "4 (2v2) or 6 (3v3)")
@@ -190,6 +220,17 @@ class GameSpec:
     move_target: Callable[[np.ndarray, int], str | None] | None = None
     """Where a move ``move_target(s, action)`` lands on that table (a pile's ``key``, a grid's
     ``cell:r,c``), None for a move that names no place; None for a game whose moves never do."""
+    move_words: Callable[[np.ndarray, int, int], str] | None = None
+    """A move in words for a person (the browser's log and moves, the terminal's transcript):
+    ``move_words(s, player, action)`` with ``s`` the state the move is made in, naming only
+    what the move's own text shows and the public table (e.g. Chains' "Qs to the right of
+    Js" for ``Qs@0,1``). Card tokens stay in their text form (``Qs``), which the page draws as
+    symbols. None: ``action_to_string``, which stays the checked text of pyspiel."""
+    result_note: Callable[[np.ndarray], str] = field(default=lambda s: "")
+    """How a finished game was decided beyond its score, in words for the banner (a tiebreak
+    and its numbers, what the scores count when they are not what was played for, a cap that
+    stopped the game, a special ending), e.g. "equal piles; the piles' value: Red 41, Black
+    37"; "" when the score says it all. Given the terminal kernel state."""
     mirror: Mirror | None = None
     """How a deal is mirrored for balance studies (:mod:`skip_ai.mirror`); None: no mirror,
     and ``no_mirror`` says why. A variant whose deal treats the two teams unalike has none
@@ -230,6 +271,12 @@ class GameSpec:
                 *self.table_lines(s),
             ]
         )
+
+    def move_text(self, s: np.ndarray, player: int, action: int) -> str:
+        """A move for a person: ``move_words`` if the game has them, else its checked text."""
+        if self.move_words is not None and player >= 0:
+            return self.move_words(s, player, action)
+        return self.action_to_string(s, player, action)
 
     def num_scores(self, params: dict) -> int:
         """How many numbers ``scores()`` gives: one per team, or one per seat."""

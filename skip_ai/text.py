@@ -90,3 +90,23 @@ def taken_line(s, team_names: tuple[str, str], values: bool = False) -> str:
         return f"{team_names[t]} {int(s[TK_TAKEN + t])} cards{worth}"
 
     return f"  taken: {team(0)}, {team(1)}"
+
+
+def taken_tie_note(s, team_names: tuple[str, str], values: bool) -> str:
+    """A trick game's result note (``GameSpec.result_note``) on equal cards taken: the
+    tiebreak by their total value when ``values``, else that the variant has none; "" when
+    the cards taken differ."""
+    from skip_ai.kernel.tricks import TK_TAKEN, TK_VALUE
+
+    taken = int(s[TK_TAKEN])
+    if taken != int(s[TK_TAKEN + 1]):
+        return ""
+    if not values:
+        return f"{taken} cards taken each, and this variant has no tiebreak"
+    v0, v1 = int(s[TK_VALUE]), int(s[TK_VALUE + 1])
+    if v0 == v1:
+        return f"{taken} cards taken each, and the tiebreak, their total value, is level too: {v0}"
+    return (
+        f"{taken} cards taken each; the tiebreak is their total value: "
+        f"{team_names[0]} {v0}, {team_names[1]} {v1}"
+    )

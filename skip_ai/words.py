@@ -1,11 +1,12 @@
 """A game's situation in plain words for a person at a seat: who sits where (you, your
-partner, the opponents), whose turn it is, and how the game ended.
+partner, the opponents), whose turn it is, what was played, and how the game ended.
 
 Every game's text is written for a log (``seat 2 (team 1) to play``, ``returns [1.0, -1.0]``);
 a person playing or watching wants it said from their seat ("your move", "your team (Red)
 wins 7–6"). These helpers work on any registered game's pyspiel state; the terminal seat
 (``agents.human``) and the browser table (``skip_ai.serve``) both use them. ``viewer`` is the
-person's seat, or None for someone watching with no seat.
+person's seat, or None for someone with no seat (watching bots, a replay even from a
+seat's view): then the words name seats and teams only, never "you".
 """
 
 from __future__ import annotations
@@ -66,6 +67,38 @@ def team_label(state: pyspiel.State, team: int, viewer: int | None = None) -> st
     return f"your team ({spec.team_names[team]})" if mine else spec.team_names[team]
 
 
+def move_text(state: pyspiel.State, player: int, action: int) -> str:
+    """``player``'s move ``action`` in ``state`` (before it is applied) as a person reads it:
+    the game's words where it has them (``GameSpec.move_text``), else its action text."""
+    return _spec(state).move_text(state.kernel_state(), player, action)
+
+
+def history_words(state: pyspiel.State, viewer: int | None = None) -> list[tuple[int, str]]:
+    """Every action so far as ``viewer`` saw it (None: as it was), ``(actor, text)``: a card
+    seen only by others as ``?`` and the seats that saw it (``history_seen_by``), a player's
+    move in the game's words where it has them (``GameSpec.move_text``: Chains' "Qs to the
+    right of Js" rather than ``Qs@0,1``)."""
+    spec, s = _spec(state), state.kernel_state()
+    if viewer is not None:
+        seen = state.history_seen_by(viewer)
+    else:
+        seen = [
+            (item.player, spec.action_to_string(s, item.player, item.action))
+            for item in state.full_history()
+        ]
+    if spec.move_words is None:
+        return seen
+    # a move's words describe the table it was made on: replay the history to each move
+    before = state.get_game().new_initial_state()
+    out = []
+    for (actor, text), action in zip(seen, state.history()):
+        if actor >= 0 and not text.startswith("?"):
+            text = spec.move_text(before.kernel_state(), actor, action)
+        out.append((actor, text))
+        before.apply_action(action)
+    return out
+
+
 def turn_text(state: pyspiel.State, viewer: int | None = None) -> str:
     """``your move``, ``seat 2 (Black) to play``, what chance does, or ``game over``."""
     cur = state.current_player()
@@ -84,8 +117,10 @@ def _num(x: float) -> str:
 
 def result_text(state: pyspiel.State, viewer: int | None = None) -> str:
     """How a finished game ended, in words: ``your team (Red) wins 7–6``, ``Black wins 7–6:
-    your team lost``, ``a draw, 6–6``, ``seat 2 goes out first and wins``; ``""`` before
-    the end."""
+    your team lost``, ``a draw, 6–6``, ``seat 2 goes out first and wins``, with the game's
+    own note on how it was decided (``Red wins 4–4 on the tiebreak (equal piles; ...)``);
+    ``""`` before the end. With no ``viewer`` (a replay, bots watched) it names seats and
+    teams only, never "you"."""
     if not state.is_terminal():
         return ""
     if _spec(state).team_game:
@@ -93,20 +128,25 @@ def result_text(state: pyspiel.State, viewer: int | None = None) -> str:
     return _solo_result(state, viewer)
 
 
+def _note(state: pyspiel.State) -> str:
+    """The game's own words on how it was decided (``GameSpec.result_note``), in brackets."""
+    note = _spec(state).result_note(state.kernel_state())
+    return f" ({note})" if note else ""
+
+
 def _team_result(state: pyspiel.State, viewer: int | None) -> str:
     returns, scores = state.returns(), state.scores()
     first = returns[next(q for q in range(state.num_players()) if team_of(state, q) == 0)]
-    if first == 0:
-        dash = " to " if min(scores) < 0 else "–"
-        return f"a draw, {_num(scores[0])}{dash}{_num(scores[1])}"
-    won = 0 if first > 0 else 1
     dash = " to " if min(scores) < 0 else "–"  # "0 to −9" reads better than "0–−9"
+    if first == 0:
+        return f"a draw, {_num(scores[0])}{dash}{_num(scores[1])}{_note(state)}"
+    won = 0 if first > 0 else 1
     score = f"{_num(scores[won])}{dash}{_num(scores[1 - won])}"
     if scores[won] == scores[1 - won]:
-        score = f"on the tiebreak, {score}"
+        score += " on the tiebreak"
     who = team_label(state, won, viewer)
     verb = "win" if who == "you" else "wins"
-    line = f"{who} {verb} {score}"
+    line = f"{who} {verb} {score}{_note(state)}"
     if viewer is not None and team_of(state, viewer) != won:
         line += ": you lost" if state.num_players() == 2 else ": your team lost"
     return line[0].upper() + line[1:] if who == "you" else line
@@ -116,12 +156,13 @@ def _solo_result(state: pyspiel.State, viewer: int | None) -> str:
     """Games played each for themselves (Pyatki, Rummy): the first player out wins."""
     returns = state.returns()
     if len(set(returns)) == 1:
-        return "nobody wins: the game stopped before anyone went out"
+        return "nobody wins: the game stopped before anyone went out" + _note(state)
     order = sorted(range(len(returns)), key=lambda q: -returns[q])
     best = order[0]
     if returns.count(returns[best]) > 1:
         tied = [q for q in order if returns[q] == returns[best]]
-        return "shared first place: " + ", ".join(seat_label(state, q, viewer) for q in tied)
+        named = ", ".join(seat_label(state, q, viewer) for q in tied)
+        return f"shared first place: {named}{_note(state)}"
     name = "you" if best == viewer else f"seat {best}"
     line = (
         f"{name} {'go' if best == viewer else 'goes'} out first and "
@@ -131,4 +172,5 @@ def _solo_result(state: pyspiel.State, viewer: int | None) -> str:
         line += f" {_num(returns[best])} points"
     elif len(set(returns)) > 2:  # the places were played out (Pyatki)
         line += "; then " + ", ".join(seat_label(state, q, viewer) for q in order[1:])
+    line += _note(state)
     return line[0].upper() + line[1:]

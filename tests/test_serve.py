@@ -4,11 +4,13 @@ does not hold up other requests, why a bot moved, and recorded games replayed.""
 
 from __future__ import annotations
 
+import gc
 import http.client
 import json
 import sys
 import threading
 import time
+import weakref
 from urllib.parse import urlencode
 
 import pyarrow as pa
@@ -99,6 +101,15 @@ def test_the_page_and_its_files(client):
     assert games["records"] is None
 
 
+def test_every_parameter_is_served_with_its_label_in_words(client):
+    from skip_ai.spec import PARAM_LABELS
+
+    _, games = client.get("/api/games")
+    params = [p for g in games["games"] for p in g["params"]]
+    assert params and all(p["label"] == PARAM_LABELS[p["name"]] for p in params)
+    assert all(p["label"] != p["name"] for p in params)
+
+
 @pytest.mark.parametrize(
     "path",
     [
@@ -139,9 +150,56 @@ def test_a_person_plays_a_whole_game_against_random_bots(client):
         )
         assert status == 200, view
         moves += 1
-    assert moves == 9
+    forced = [e for e in view["log"] if e["forced"]]  # played for the person
+    assert moves + len(forced) == 9 and all(e["seat"] == 1 for e in forced)
     assert "wins" in view["result"] and view["scores"]
     assert len(view["open"]) == 4  # every hand shown at the end
+
+
+def test_a_persons_forced_moves_play_themselves_and_the_log_says_so(client):
+    # Brook: a seat with no cards left can only pass
+    game = "skip_brook(players=4,deck=36)"
+    view = open_table(client, game, 0, ["human"] + ["random"] * 3, seed=2)
+    table = client.server.app.tables.get(view["id"])
+    asked = 0
+    while True:
+        view = wait_for(client, view, lambda v: v["terminal"] or v["moves"])
+        if view["terminal"]:
+            break
+        assert len(view["moves"]) > 1  # a single legal move is never offered to click
+        url = f"/api/tables/{view['id']}/move"
+        status, view = client.post(url, {"action": view["moves"][0]["a"]})
+        assert status == 200, view
+        asked += 1
+    forced = [e for e in view["log"] if e["forced"]]
+    assert forced and all(e["seat"] == 0 and e["text"].endswith(" (forced)") for e in forced)
+    assert {e["i"] for e in forced} <= table.forced and asked
+    # the option off: the same game, every move of the person asked, the forced ones too
+    view = open_table(client, game, 0, ["human"] + ["random"] * 3, seed=2, auto_forced=False)
+    singles = 0
+    while True:
+        view = wait_for(client, view, lambda v: v["terminal"] or v["moves"])
+        if view["terminal"]:
+            break
+        singles += len(view["moves"]) == 1
+        url = f"/api/tables/{view['id']}/move"
+        status, view = client.post(url, {"action": view["moves"][0]["a"]})
+        assert status == 200, view
+    assert singles == len(table.forced) and not any(e["forced"] for e in view["log"])
+
+
+def test_each_game_has_a_default_opponent_the_server_offers(client):
+    from skip_ai.serve.offer import Offer
+
+    _, agents = client.get("/api/agents")
+    _, games = client.get("/api/games")
+    defaults = agents["defaults"]
+    assert set(defaults) == {g["name"] for g in games["games"]}
+    assert defaults["skip_brook"] == "ismcts(seconds=0.3)"
+    assert defaults["skip_columns"] == "heuristic"  # the search measured no stronger there
+    offer = Offer()
+    for spec in defaults.values():
+        assert offer.vet(spec, 1).spec == spec and spec in agents["presets"]
 
 
 @pytest.mark.parametrize(
@@ -162,6 +220,10 @@ def test_a_person_plays_a_whole_game_against_random_bots(client):
         (
             {"game": "skip_columns(players=2)", "seat": None, "agents": ["random"] * 2, "pace": -1},
             "pace",
+        ),
+        (
+            {"game": "skip_columns(players=2)", "seat": 0, "agents": ["x", "y"], "auto_forced": 1},
+            "auto_forced must be true or false",
         ),
     ],
 )
@@ -328,6 +390,44 @@ def test_a_persons_table_never_sends_a_hidden_card(client, game):
             f"/api/tables/{view['id']}/move", {"action": view["moves"][0]["a"]}
         )
         assert status == 200, view
+
+
+def test_what_a_table_keeps_is_bounded_however_many_tables_are_opened(monkeypatch):
+    # Tables opened one after another, bots searching to the end: a finished table keeps
+    # no bot, at most SEARCHES_KEPT searches, each a summary of its root moves only (arrays of
+    # their own, not slices of the tree's); the server keeps at most max_tables tables, and a
+    # table it closed is freed.
+    from skip_ai.serve import tables as tables_module
+
+    monkeypatch.setattr(tables_module, "SEARCHES_KEPT", 6)
+    tables = tables_module.Tables(max_tables=3)
+    alive = []
+    for seed in range(8):
+        table = tables.open(
+            {
+                "game": "skip_columns(players=2,deck=36)",
+                "seat": None,
+                "pace": 0,
+                "agents": ["ismcts(iterations=300)"] * 2,
+                "seed": seed,
+            }
+        )
+        table.thread.join(timeout=300)
+        assert table.state.is_terminal() and not table.error
+        kept = table.retained()
+        assert kept["bots"] == 0 and kept["searches"] == 6, kept
+        history = len(table.state.history())
+        assert min(table.searches) >= history - 2 * 6  # the last ones (two seats)
+        for move in table.searches.values():
+            for array in (move.stats.actions, move.stats.visits, move.stats.values):
+                assert array.base is None and len(array) == len(move.stats.actions)
+        assert kept["search_bytes"] <= 6 * 24 * 54  # 6 searches, at most 54 root moves
+        alive.append(weakref.ref(table))
+        del table
+        assert len(tables) <= 3
+    gc.collect()
+    assert sum(ref() is not None for ref in alive) <= 3
+    tables.close_all()
 
 
 # ----- recorded games --------------------------------------------------------------------

@@ -1,9 +1,12 @@
 """The table in a real browser: Debian's headless Chromium driven by Selenium.
 
-- A person plays one game of each registered game against random bots, by clicking: a
-  playable hand card, else a move button (a card's choices, or pass / take / draw ...), until
-  the result shows; the result must be in words. A screenshot at the person's second decision
-  and one at the end of each game are saved under the test's folder.
+- A person plays one game of each registered game against random bots (the form first shows
+  the server's default opponent of the game at every other seat), by clicking: a playable
+  hand card, else a move button (a card's choices, or pass / take / draw ...), until the result
+  shows; the result must be in words. His forced moves play themselves: the page never offers
+  a single move to click, and in Brook, where a seat with no cards can only pass, the log
+  shows them "(forced)". A screenshot at the person's second decision and one at the end of
+  each game are saved under the test's folder.
 - A recorded game of a tiny tournament is replayed: filtered by variant, stepped forward and
   back, seen from one seat and with every card open, autoplayed to the end, whose result must
   be the record's.
@@ -60,8 +63,9 @@ if (error) return ['error', error];
 if (sending || !document.querySelector('#turn.mine')) return ['wait', null];
 const card = document.querySelector('#hand .card.playable');
 if (card && !document.querySelector('#hand .selected')) return ['card', card];
-const button = document.querySelector('#moves .move-btn');
-return button ? ['button', button] : ['wait', null];
+const buttons = document.querySelectorAll('#moves .move-btn');
+if (buttons.length === 1 && !card && current.moves.length === 1) return ['single', null];
+return buttons.length ? ['button', buttons[0]] : ['wait', null];
 """
 """What the person clicks next, asked in one round trip: the page's state and the element."""
 
@@ -149,9 +153,11 @@ def _wait(browser, until, timeout: float = 60.0):
     return WebDriverWait(browser, timeout, poll_frequency=0.05).until(until)
 
 
-def _start(browser, url: str, game: str) -> None:
+def _start(browser, url: str, game: str, auto_forced: bool = True) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
+
+    from skip_ai.serve.offer import default_agent
 
     browser.get(url)
     _wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#game option"))
@@ -163,6 +169,14 @@ def _start(browser, url: str, game: str) -> None:
             browser.find_element(By.CSS_SELECTOR, f'#params select[data-param="{param}"]')
         ).select_by_value(value)
     Select(browser.find_element(By.ID, "seat")).select_by_value("0")
+    others = browser.find_elements(By.CSS_SELECTOR, "#agents input:not([disabled])")
+    assert {i.get_attribute("value") for i in others} == {default_agent(name)}, name
+    box = browser.find_element(By.ID, "others")
+    box.clear()
+    box.send_keys("random")
+    browser.find_element(By.ID, "others-apply").click()
+    if not auto_forced:
+        browser.find_element(By.ID, "auto-forced").click()
     for field, value in (("pace", "0"), ("seed", "3")):
         box = browser.find_element(By.ID, field)
         box.clear()
@@ -200,6 +214,7 @@ def _play_to_the_end(browser, name: str, folder: Path) -> tuple[int, int]:
             if kind == "end":
                 return clicks["card"], clicks["button"]
             assert kind != "error", (name, target)
+            assert kind != "single", f"{name}: a forced move was offered to click"
             if kind == "wait":
                 time.sleep(0.03)
                 continue
@@ -233,6 +248,25 @@ def test_a_person_plays_a_whole_game(server, browser, tmp_path_factory, name):
         f"\n{name}: {result!r} after {cards} card and {buttons} button clicks, "
         f"{time.monotonic() - start:.1f} s; screenshots in {folder}"
     )
+
+
+def test_forced_moves_play_themselves_and_the_log_says_so(server, browser, tmp_path_factory):
+    from selenium.webdriver.common.by import By
+
+    folder = tmp_path_factory.getbasetemp() / "screenshots"
+    folder.mkdir(exist_ok=True)
+    _start(browser, server.url, GAMES["skip_brook"])
+    cards, buttons = _play_to_the_end(browser, "skip_brook", folder)
+    log = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#log li")]
+    forced = [line for line in log if line.endswith("(forced)")]
+    table = server.app.tables.get(browser.execute_script("return current.id;"))
+    assert forced and len(forced) == len(table.forced), log
+    print(f"\nBrook: {cards + buttons} clicks, {len(forced)} forced moves played for the person")
+    # the box unchecked: the table asks the person every move
+    _start(browser, server.url, GAMES["skip_brook"], auto_forced=False)
+    _wait(browser, lambda d: d.execute_script("return current !== null && !!current.id;"))
+    table = server.app.tables.get(browser.execute_script("return current.id;"))
+    assert table.auto_forced is False
 
 
 def _record_result(row) -> str:
@@ -282,7 +316,7 @@ def test_a_recorded_game_replays(server, browser, records, tmp_path_factory):
     # seat 0's view: its hand, the others' cards face down
     Select(browser.find_element(By.ID, "r-seat")).select_by_value("0")
     _wait(browser, lambda d: d.find_element(By.ID, "hand-area").is_displayed())
-    assert browser.find_element(By.ID, "hand-title").text == "Your hand (seat 0)"
+    assert browser.find_element(By.ID, "hand-title").text == "Seat 0's hand"  # a replay's viewer
     assert browser.find_elements(By.CSS_SELECTOR, "#seats .card.back")
     assert position().startswith("position 1 of")
     Select(browser.find_element(By.ID, "r-seat")).select_by_value("open")

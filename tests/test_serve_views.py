@@ -150,8 +150,11 @@ def test_a_bots_search_shows_only_its_chosen_move_to_a_seat_that_cannot_see_its_
     full = search_view(state, 0, stats, legal[1], "", full=True)
     assert [r["label"] for r in full["rows"]] == [state.action_to_string(0, a) for a in legal]
     assert sum(r["chosen"] for r in full["rows"]) == 1
-    cut = search_view(state, 0, stats, legal[1], "7s", full=False)
-    assert [r["label"] for r in cut["rows"]] == ["7s"] and cut["rows"][0]["chosen"]
+    seen = state.action_to_string(0, legal[1])
+    cut = search_view(state, 0, stats, legal[1], seen, full=False)
+    assert [r["label"] for r in cut["rows"]] == [seen] and cut["rows"][0]["chosen"]
+    hidden = search_view(state, 0, stats, legal[1], "?0", full=False)
+    assert [r["label"] for r in hidden["rows"]] == ["?0"]  # a move the viewer did not see
 
 
 def test_the_result_is_said_from_the_seat():

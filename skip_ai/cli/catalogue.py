@@ -28,7 +28,7 @@ def list_games(args: argparse.Namespace) -> int:
             default = _fmt(p.default) + (f", {p.auto_doc}" if p.auto_doc else "")
             choices = ", ".join(_fmt(c) for c in p.choices)
             print(
-                f"    {p.name:15s} default {default}  (one of {choices})"
+                f"    {p.name:15s} {p.label}: default {default}  (one of {choices})"
                 + (f" — {p.doc}" if p.doc else "")
             )
     print("\nThe rules of a game, every parameter explained: skip-ai rules GAME")

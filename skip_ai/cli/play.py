@@ -1,13 +1,21 @@
-"""``skip-ai play``: one game move by move, bots or a person at any seat."""
+"""``skip-ai play``: one game move by move, bots or a person at any seat.
+
+A person's forced moves (his seat's only legal one) are played for him with a line that says
+so (``--no-auto-forced`` asks anyway). While a bot thinks, a terminal shows "seat 2 thinking…"
+on a line of its own that the next line overwrites; output to a file or a pipe gets no such
+line, so a transcript stays one line per event.
+"""
 
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
+import sys
+from typing import TYPE_CHECKING, TextIO
 
 import pyspiel
 
 from skip_ai.cli.output import score_names
+from skip_ai.play import forced_action
 
 if TYPE_CHECKING:
     from skip_ai.play import Decision
@@ -31,6 +39,13 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         metavar="SPEC",
         help='agent spec for every other seat, e.g. "ismcts(seconds=1)"',
     )
+    play.add_argument(
+        "--no-auto-forced",
+        dest="auto_forced",
+        action="store_false",
+        help="ask a person even for a move that is his only legal one (by default such a "
+        "move is played for him, with a line that says so)",
+    )
     play.set_defaults(run=run)
 
 
@@ -50,12 +65,29 @@ def run(args: argparse.Namespace) -> int:
     # a person at the table must not see the others' hands: his bot tells him what his seat
     # saw, and there is no transcript
     printer = None if humans else Transcript(names)
-    callbacks = (
-        {}
-        if printer is None
-        else dict(on_turn=printer.turn, on_decision=printer.decision, on_chance=printer.chance)
+    thinking = Thinking(specs, humans)
+
+    def turn(state: pyspiel.State, player: int) -> None:
+        if printer is not None:
+            printer.turn(state, player)
+        thinking.start(player)
+
+    def decision(d: Decision) -> None:
+        thinking.stop()
+        if printer is not None:
+            printer.decision(d)
+        elif d.forced:
+            bots[d.player].show_forced(d.state, d.player, d.action)
+
+    state = play(
+        game.new_initial_state(),
+        bots,
+        make_rng(args.seed),
+        on_turn=turn,
+        on_decision=decision,
+        on_chance=printer.chance if printer is not None else None,
+        auto_forced=humans if args.auto_forced else (),
     )
-    state = play(game.new_initial_state(), bots, make_rng(args.seed), **callbacks)
     if printer is not None:
         printer.scores(state)
     for p in sorted(humans):
@@ -92,7 +124,9 @@ class Transcript:
 
     def decision(self, d: Decision) -> None:
         self.moves += 1
-        print(f"{self.moves:4d}. seat {d.player}: {d.state.action_to_string(d.player, d.action)}")
+        move = d.state.get_game().spec.move_text(d.state.kernel_state(), d.player, d.action)
+        forced = " (forced)" if forced_action(d.state) is not None else ""
+        print(f"{self.moves:4d}. seat {d.player}: {move}{forced}")
         self.before = d.state.scores()
 
     def scores(self, state: pyspiel.State) -> None:
@@ -102,6 +136,30 @@ class Transcript:
             now = ", ".join(f"{n} {v:g}" for n, v in zip(self.names, state.scores()))
             print(f"      scores: {now}")
         self.before = None
+
+
+class Thinking:
+    """A "seat P (SPEC) thinking…" line while a bot chooses, on a terminal only: written without
+    a newline and wiped before the next line, so it never stays in the scrollback."""
+
+    def __init__(self, specs: list[str], humans: set[int], out: TextIO | None = None):
+        self.specs = specs
+        self.humans = humans
+        self.out = out or sys.stdout
+        self.shown = False
+
+    def start(self, player: int) -> None:
+        if player in self.humans or not self.out.isatty():
+            return
+        self.out.write(f"  seat {player} ({self.specs[player]}) thinking…")
+        self.out.flush()
+        self.shown = True
+
+    def stop(self) -> None:
+        if self.shown:
+            self.out.write("\r\033[K")  # back to the line's start, and clear it
+            self.out.flush()
+            self.shown = False
 
 
 def seat_specs(seats: list[str], others: str, n: int) -> list[str]:

@@ -46,6 +46,13 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
             help=f"{what}, offered to the page by NAME (default: the file's stem); repeat "
             "for more. The page names no file itself",
         )
+    srv.add_argument(
+        "--no-warm",
+        dest="warm",
+        action="store_false",
+        help="do not prepare every game's kernels in a background process at start (a "
+        "game's first table then compiles them: up to tens of seconds the first time)",
+    )
     srv.add_argument("--verbose", action="store_true", help="log every request")
     srv.set_defaults(run=run)
 
@@ -53,6 +60,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from skip_ai.serve.offer import Offer, named_files
     from skip_ai.serve.server import make_server
+    from skip_ai.serve.warm import Warmer
 
     if args.port > 65535:
         raise ValueError(f"--port {args.port}: ports go up to 65535")
@@ -86,10 +94,21 @@ def run(args: argparse.Namespace) -> int:
             "loopback names only: add --allow-host NAME for each name or address others use",
             flush=True,
         )
+    warmer = None
+    if args.warm:
+        print(
+            "skip-ai serve: preparing every game's kernels in a background process (a few "
+            "minutes the first time on this machine, seconds once cached); the page answers "
+            "meanwhile",
+            flush=True,
+        )
+        warmer = Warmer(lambda line: print(f"skip-ai serve: {line}", flush=True)).start()
     try:
         server.serve_forever()
     except KeyboardInterrupt:
         print("\nskip-ai serve: stopped")
     finally:
+        if warmer is not None:
+            warmer.stop()
         server.server_close()
     return 0

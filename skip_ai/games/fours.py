@@ -258,9 +258,21 @@ def _table_lines(s) -> list[str]:
         f"  table: {' | '.join(leads) or '(empty)'}",
         text.taken_line(s, TEAM_NAMES) + f" (tricks: {int(s[FO_TRICKS])})",
     ]
-    if any(s[LOC + c] == LOC_OUT for c in range(52)):
+    if _split(s):
         lines.append("  the last trick was split in half between the teams")
     return lines
+
+
+def _split(s) -> bool:
+    """Did a 2:2 that left nobody with cards split the table (rule 5b)?"""
+    return any(s[LOC + c] == LOC_OUT for c in range(52))
+
+
+def _result_note(s) -> str:
+    """A game that ended on a 2:2 with nobody holding a card (rule 5b)."""
+    if _split(s):
+        return "it ended on a 2:2 with no cards left: the last table was split in half"
+    return ""
 
 
 def public_record(s) -> str:
@@ -332,6 +344,7 @@ SPEC = GameSpec(
     action_to_string=action_to_string,
     title=_title,
     table_lines=_table_lines,
+    result_note=_result_note,
     layout=_layout,
     team_names=TEAM_NAMES,
     mirror=Mirror(swap_colours=False),

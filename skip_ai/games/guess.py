@@ -376,6 +376,15 @@ def _status_lines(s) -> list[str]:
     return lines
 
 
+def _result_note(s) -> str:
+    """How the game was decided (``GameSpec.result_note``, rules 6–7): the tiebreak on
+    equal cards taken, and an end on a pass at an empty table."""
+    notes = [text.taken_tie_note(s, TEAM_NAMES, param(s, P_TIEBREAK) == TB_VALUES)]
+    if s[GS_EMPTY_PASS]:
+        notes.append("the game ended after a pass on an empty table")
+    return "; ".join(n for n in notes if n)
+
+
 def _title(s) -> str:
     return (
         f"Guess, {text.players(s)} players, {int(param(s, P_DECK))} cards"
@@ -450,6 +459,7 @@ SPEC = GameSpec(
     action_to_string=action_to_string,
     title=_title,
     table_lines=_status_lines,
+    result_note=_result_note,
     layout=_layout,
     team_names=TEAM_NAMES,
     mirror=Mirror(swap_colours=False),

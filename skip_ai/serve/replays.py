@@ -7,6 +7,11 @@ a page. Records written before the ``actions`` column, and failed games, have no
 they are listed but said to be not replayable. A record the page could not show (a NaN
 score, a missing game string or agent, ...) is set aside when the folder is read, and named
 with why in :meth:`Records.facets` (``skipped``), instead of breaking the list.
+
+A record is listed in words, in the game's team order (team 0 first), never in agent A/B
+order: who played which team ("Red: heuristic · Black: random"), the scores by team, and how
+it ended ("heuristic (Red) beat random (Black) 8–5"; a batch's self-play: "self-play, random:
+Red won 8–5"). A replay from a seat's view shows that seat's cards, in the third person.
 """
 
 from __future__ import annotations
@@ -32,6 +37,13 @@ PAGE = 50
 SKIPPED_SHOWN = 20
 """Set-aside records named in the facets (all are counted)."""
 RESULTS = ("A wins", "B wins", "draw", "failed")
+RESULT_WORDS = {
+    "A wins": "won by the pair's first agent (A)",
+    "B wins": "won by the pair's second agent (B)",
+    "draw": "a draw",
+    "failed": "failed",
+}
+"""The result filter's values (by agent A, as ``score_a`` counts) in words for the page."""
 
 
 def records_folder(out: str | Path) -> Path:
@@ -80,6 +92,7 @@ class Records:
             "agents": agents,
             "games": sorted(df.game.unique()),
             "results": list(RESULTS),
+            "result_words": RESULT_WORDS,
             "total": len(df),
             "replayable": int(df.replayable.sum()),
             "folder": str(self.folder),
@@ -144,7 +157,7 @@ class Records:
         state = game.new_initial_state()
         for a in actions[: stops[position]]:
             state.apply_action(a)
-        view = views.table_view(state, seat, agents=list(row.agents))
+        view = views.table_view(state, seat, agents=list(row.agents), seated=False)
         ended = ""
         if position == len(stops) - 1 and list(state.returns()) != list(row.returns):
             ended = "this replay does not end as recorded: the code has changed since"
@@ -219,6 +232,8 @@ def _check_row(row: Any) -> str:
 
 
 def _summary(index: int, row: Any) -> dict:
+    scores = None if row.scores is None else [float(x) for x in row.scores]
+    sides = _sides(row, scores)
     return {
         "index": index,
         "match_id": row.match_id,
@@ -226,14 +241,79 @@ def _summary(index: int, row: Any) -> dict:
         "agent_a": row.agent_a,
         "agent_b": row.agent_b,
         "agents": list(row.agents),
+        "players": _players(row),
+        "sides": sides,
+        "outcome": _outcome(row, sides),
         "result": row.result,
         "winner": None if pd.isna(row.winner) else int(row.winner),
-        "scores": None if row.scores is None else [float(x) for x in row.scores],
+        "scores": scores,
         "moves": None if pd.isna(row.num_moves) else int(row.num_moves),
         "replayable": bool(row.replayable),
         "status": row.status,
         "error": None if pd.isna(row.error) else row.error,
     }
+
+
+def _players(row: Any) -> str:
+    """``self-play, random`` or ``heuristic vs random`` (agent A first)."""
+    if row.agent_a == row.agent_b:
+        return f"self-play, {row.agent_a}"
+    return f"{row.agent_a} vs {row.agent_b}"
+
+
+def _sides(row: Any, scores: list[float] | None) -> list[dict]:
+    """Who played each team (team order), or each seat in a game played each for himself,
+    with its score: ``{"name": "Red", "agents": "heuristic", "score": 8.0}``."""
+    agents = list(row.agents)
+    try:
+        game = _game(row.game)
+        spec = game.spec
+        teams = [int(t) for t in game.teams()]
+    except (ValueError, pyspiel.SpielError):  # a game this code no longer knows
+        spec, teams = None, []
+    if spec is not None and spec.team_game and len(teams) == len(agents):
+        groups = [[a for a, t in zip(agents, teams) if t == team] for team in range(2)]
+        names = list(spec.team_names)
+    else:
+        groups, names = [[a] for a in agents], [f"seat {q}" for q in range(len(agents))]
+    return [
+        {
+            "name": name,
+            "agents": " + ".join(dict.fromkeys(group)),
+            "score": scores[i] if scores is not None and i < len(scores) else None,
+        }
+        for i, (name, group) in enumerate(zip(names, groups))
+    ]
+
+
+def _outcome(row: Any, sides: list[dict]) -> str:
+    """How the game ended, in words, naming the sides by team (or seat) and agent."""
+    if row.status != "ok":
+        return "failed"
+    winner = None if pd.isna(row.winner) else int(row.winner)
+    self_play = row.agent_a == row.agent_b
+    if winner is None or not 0 <= winner < len(sides):
+        ended = "nobody won" if len(sides) > 2 else "a draw"
+        both = [s for s in sides if s["score"] is not None]
+        if len(sides) == 2 and len(both) == 2:
+            ended += ", " + _score(both[0]["score"], both[1]["score"])
+        return f"{_players(row)}: {ended}" if self_play else ended
+    won = sides[winner]
+    if self_play:
+        line = f"{_players(row)}: {won['name']} won"
+    elif len(sides) == 2:
+        lost = sides[1 - winner]
+        line = f"{won['agents']} ({won['name']}) beat {lost['agents']} ({lost['name']})"
+    else:
+        line = f"{won['name']} ({won['agents']}) won"
+    if len(sides) == 2 and won["score"] is not None and sides[1 - winner]["score"] is not None:
+        line += " " + _score(won["score"], sides[1 - winner]["score"])
+    return line
+
+
+def _score(a: float, b: float) -> str:
+    dash = " to " if min(a, b) < 0 else "–"
+    return f"{a:g}{dash}{b:g}".replace("-", "−")
 
 
 @functools.lru_cache(maxsize=64)

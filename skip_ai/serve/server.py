@@ -5,8 +5,10 @@ as a Starlette application served by uvicorn.
 ``GET /``                                the page (``static/index.html``)
 ``GET /static/NAME``                     one of the page's files (a fixed list: no path is read)
 ``GET /api/games``                       every game with its parameters; records
-``GET /api/agents``                      the bots offered: kinds, options, caps, named files
-``POST /api/tables``                     open a table: ``{game, seat, agents, seed?, pace?}``
+``GET /api/agents``                      the bots offered: kinds, options, caps, named files,
+                                         each game's default opponent
+``POST /api/tables``                     open a table: ``{game, seat, agents, seed?, pace?,
+                                         auto_forced?}``
 ``GET /api/tables/ID?after=V``           its view for the person's seat, once newer than ``V``
 ``DELETE /api/tables/ID``                close it (its page left it): its bots stop
 ``POST /api/tables/ID/move``             the person's move: ``{action}``
@@ -83,6 +85,7 @@ def games_listing() -> list[dict]:
         params = [
             {
                 "name": p.name,
+                "label": p.label,
                 "default": p.default,
                 "choices": list(p.choices),
                 "doc": p.doc,

@@ -6,8 +6,17 @@ Each :class:`Table` has a thread that plays chance and the bots. A bot thinks on
 the state, outside the table's lock, so a page asking for the view is answered at once
 while a bot searches; a page waits for a newer version (long polling) on the table's
 condition, or, in the server's event loop, on a future the table settles
-(:meth:`Table.wait_past`). Every move of a searching bot (``bot.last_search``) is kept with
-the state it was made in, so the page can show why the bot moved.
+(:meth:`Table.wait_past`). The last :data:`SEARCHES_KEPT` moves of a searching bot are kept
+with the state each was made in, so the page can show why the bot moved: a summary of the
+search's root (a copy of its few rows, never the bot's arrays, whose slices hold a whole
+tree's worth of rows), so a table's memory is bounded whatever its bots' budgets.
+
+The person's forced moves (his seat's only legal one, :func:`skip_ai.play.forced_action`) are
+played by the table's thread, after the pace like a bot's move, unless the table was opened
+with ``auto_forced`` false; the log marks them "(forced)". The pace is the least time a bot's
+move takes, its thinking included: a bot that thinks within the pace adds no wait.
+
+A table whose game is over keeps its state and search summaries, not its bots.
 
 A table's bots stop with it: closing a table sets its cancel flag, which its thread reads
 between moves and a search between chunks of its iterations (:func:`stoppable`), so a
@@ -30,11 +39,13 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import pyspiel
 
 from agents.openspiel_bots import OpenSpielISMCTS
 from skip_ai.kernel.rng import below, make_rng
 from skip_ai.kernel.state import MAX_CARDS, hidden_from
+from skip_ai.play import forced_action
 from skip_ai.pyspiel_wrapper import KernelGame, load
 from skip_ai.serve import views
 from skip_ai.serve.errors import BadRequest, Full, Gone, NotFound
@@ -58,6 +69,8 @@ REMEMBERED = 4096
 MAX_GAME = 200
 """The longest game string a request may send."""
 SEEDS = 1 << 63
+SEARCHES_KEPT = 80
+"""A searching bot's last moves whose search a table keeps: as many as its log shows."""
 
 
 class Cancelled(Exception):
@@ -107,13 +120,40 @@ def stoppable(bot: pyspiel.Bot, cancel: threading.Event) -> pyspiel.Bot:
     return bot
 
 
+@dataclass(frozen=True)
+class Summary:
+    """What the page shows of a search: its size and time, and per root move its visits and
+    mean value, in arrays of their own (a bot's ``last_search`` may be slices of arrays as
+    long as its tree)."""
+
+    iterations: int
+    seconds: float
+    actions: np.ndarray
+    visits: np.ndarray
+    values: np.ndarray
+
+    @classmethod
+    def of(cls, stats: Any) -> Summary:
+        return cls(
+            int(stats.iterations),
+            float(stats.seconds),
+            np.array(stats.actions, np.int64),
+            np.array(stats.visits, np.int64),
+            np.array(stats.values, np.float64),
+        )
+
+    @property
+    def nbytes(self) -> int:
+        return self.actions.nbytes + self.visits.nbytes + self.values.nbytes
+
+
 @dataclass
 class BotMove:
-    """A searching bot's move: the state it moved in, its statistics, the action."""
+    """A searching bot's move: the state it moved in, its search's summary, the action."""
 
     seat: int
     before: pyspiel.State
-    stats: Any
+    stats: Summary
     action: int
 
 
@@ -136,10 +176,13 @@ class Table:
     seed: int
     pace: float
     bots: list[pyspiel.Bot | None]
+    auto_forced: bool = True
     state: pyspiel.State = field(init=False)
     version: int = 0
     error: str | None = None
     searches: dict[int, BotMove] = field(default_factory=dict)
+    forced: set[int] = field(default_factory=set)
+    """History indices of the person's moves played for him (his only legal one)."""
     closed: bool = False
     closed_because: str = ""
 
@@ -183,11 +226,17 @@ class Table:
                 moves=True,
                 search=self._search(last) if last is not None else None,
             )
+            if self._for_the_person() is not None:  # the table plays it: nothing to click
+                view["moves"] = []
+                view["turn"] = "your only legal move: played for you"
             if self.state.is_terminal() and self.human is not None:
                 view["open"] = views.table_view(self.state, None, agents=self.specs)["seats"]
             why = set(self.searches)
             for entry in view["log"]:
                 entry["why"] = entry["i"] in why
+                entry["forced"] = entry["i"] in self.forced
+                if entry["forced"]:
+                    entry["text"] += " (forced)"
             return {
                 **view,
                 "id": self.id,
@@ -195,6 +244,7 @@ class Table:
                 "error": self.error,
                 "human": self.human,
                 "pace": self.pace,
+                "auto_forced": self.auto_forced,
             }
 
     async def wait_past(self, after: int, timeout: float = WAIT) -> None:
@@ -268,45 +318,82 @@ class Table:
             loop.call_soon_threadsafe(_settle, done)
         self._waiters.clear()
 
+    def _for_the_person(self) -> int | None:
+        """The person's move the table plays for him: his seat's only legal one, when
+        ``auto_forced``."""
+        if not self.auto_forced or self.state.current_player() != self.human:
+            return None
+        return forced_action(self.state)
+
     def _run(self) -> None:
         try:
-            while True:
-                with self.cond:
-                    self.cond.wait_for(
-                        lambda: (
-                            self.closed
-                            or self.state.is_terminal()
-                            or self.state.current_player() != self.human
-                        )
-                    )
-                    if self.closed or self.state.is_terminal():
-                        return
-                    if self.state.is_chance_node():
-                        outcomes = self.state.chance_outcomes()
-                        self.state.apply_action(outcomes[below(self.rng, len(outcomes))][0])
-                        self._changed()
-                        continue
-                    seat = self.state.current_player()
-                    before = self.state.clone()
-                if self.pace and self.cancel.wait(self.pace):
-                    return
-                bot = self.bots[seat]
-                action = bot.step(before.clone())
-                stats = getattr(bot, "last_search", None)
-                with self.cond:
-                    if self.closed:
-                        return
-                    index = len(self.state.history())
-                    self.state.apply_action(action)
-                    if stats is not None:  # forced moves too: which were is the bot's secret
-                        self.searches[index] = BotMove(seat, before, stats, action)
-                    self._changed()
+            self._play()
         except Cancelled:
-            return
+            pass
         except Exception as e:  # a bot that fails stops the table and says why
             with self.cond:
                 self.error = f"{type(e).__name__}: {e}"
                 self._changed()
+        finally:
+            self.bots = []  # a finished table keeps what the page shows, not its bots
+
+    def _play(self) -> None:
+        while True:
+            with self.cond:
+                self.cond.wait_for(
+                    lambda: (
+                        self.closed
+                        or self.state.is_terminal()
+                        or self.state.current_player() != self.human
+                        or self._for_the_person() is not None
+                    )
+                )
+                if self.closed or self.state.is_terminal():
+                    return
+                if self.state.is_chance_node():
+                    outcomes = self.state.chance_outcomes()
+                    self.state.apply_action(outcomes[below(self.rng, len(outcomes))][0])
+                    self._changed()
+                    continue
+                seat = self.state.current_player()
+                before = self.state.clone()
+            start = time.monotonic()
+            stats = None
+            if seat == self.human:  # a forced move: the person could only make this one
+                action = forced_action(before)
+            else:
+                bot = self.bots[seat]
+                action = bot.step(before.clone())
+                stats = getattr(bot, "last_search", None)
+            # the pace counts the thinking: a move shows no sooner than the pace after its turn
+            wait = self.pace - (time.monotonic() - start)
+            if wait > 0 and self.cancel.wait(wait):
+                return
+            with self.cond:
+                if self.closed:
+                    return
+                index = len(self.state.history())
+                if index != len(before.history()):  # the person made his forced move himself
+                    continue
+                self.state.apply_action(action)
+                if seat == self.human:
+                    self.forced.add(index)
+                elif stats is not None:  # forced moves too: which were is the bot's secret
+                    self.searches[index] = BotMove(seat, before, Summary.of(stats), action)
+                    while len(self.searches) > SEARCHES_KEPT:
+                        del self.searches[min(self.searches)]
+                self._changed()
+
+    def retained(self) -> dict[str, int]:
+        """What this table holds beyond its game's state: its searches kept, their summaries'
+        bytes, the person's forced moves noted, and its bots (none once the game is over)."""
+        with self.cond:
+            return {
+                "searches": len(self.searches),
+                "search_bytes": sum(m.stats.nbytes for m in self.searches.values()),
+                "forced": len(self.forced),
+                "bots": sum(b is not None for b in self.bots),
+            }
 
 
 def _settle(done: asyncio.Future) -> None:
@@ -336,7 +423,9 @@ class Tables:
     def open(self, request: dict) -> Table:
         """A new table from the page's form: ``game``, ``seat`` (the person's, or null to
         watch), ``agents`` (a spec per seat, offered by the server; the person's seat is
-        ignored), optional ``seed`` and ``pace`` (seconds before each bot move)."""
+        ignored), optional ``seed``, ``pace`` (the least seconds a bot's move takes, its
+        thinking included) and ``auto_forced`` (true by default: the person's forced moves
+        are played for him)."""
         if not isinstance(request, dict):
             raise BadRequest("the request body must be a JSON object")
         with self._lock:
@@ -365,6 +454,12 @@ class Tables:
             raise BadRequest(
                 "seed must be a whole number in 0..2^63-1 and pace a number of seconds (0..10)"
             )
+        auto_forced = request.get("auto_forced", True)
+        if not isinstance(auto_forced, bool):
+            raise BadRequest(
+                f"auto_forced must be true or false (got {auto_forced!r:.20}): whether your "
+                "forced moves are played for you"
+            )
         vetted = {}
         for p, spec in enumerate(agents):
             if p == seat:
@@ -382,7 +477,9 @@ class Tables:
         specs = [HUMAN if p == seat else vetted[p].spec for p in range(n)]
         with self._lock:
             self._make_room()
-            table = Table(_new_id(self._tables), game, specs, seat, seed, float(pace), bots)
+            table = Table(
+                _new_id(self._tables), game, specs, seat, seed, float(pace), bots, auto_forced
+            )
             self._tables[table.id] = table
         return table
 

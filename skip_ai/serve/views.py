@@ -12,7 +12,12 @@ Every card a view shows is a dict ``{"c": id, "t": text}`` inside an explicit ca
 which turns a card hidden from the viewer into a face-down ``{"back": true}``. So what a seat
 receives can be checked exactly: no ``c`` in it is hidden from that seat
 (``tests/test_serve_views.py``). Texts (moves, the log) come from the game's own views of
-the history (``history_seen_by``), which show a card seen only by others as ``?``.
+the history (``history_seen_by``), which show a card seen only by others as ``?``; a move
+is said in the game's words (``GameSpec.move_text``: Chains' "Qs to the right of Js").
+
+Whose cards a view shows and whom its words speak to are apart: a person at a live table is
+"you" (``seated``); a replay from a seat's view shows that seat's cards but names every seat
+in the third person ("seat 2 (Black) to play", "Red wins 7–3"), as does watching with no seat.
 """
 
 from __future__ import annotations
@@ -92,7 +97,11 @@ def _placed(zones: list) -> set[int]:
 
 
 def _seats(
-    state: pyspiel.State, s: np.ndarray, viewer: int | None, agents: Sequence[str] | None
+    state: pyspiel.State,
+    s: np.ndarray,
+    viewer: int | None,
+    person: int | None,
+    agents: Sequence[str] | None,
 ) -> list[dict]:
     spec = state.get_game().spec
     out = []
@@ -102,8 +111,8 @@ def _seats(
         out.append(
             {
                 "seat": q,
-                "label": words.seat_label(state, q, viewer),
-                "role": words.role(state, q, viewer),
+                "label": words.seat_label(state, q, person),
+                "role": words.role(state, q, person),
                 "team": words.team_of(state, q),
                 "agent": agents[q] if agents else "",
                 "count": int(popcount(s[HAND + q])),
@@ -149,16 +158,6 @@ def _leftover_zones(s: np.ndarray, placed: set[int]) -> list[dict]:
     ]
 
 
-def _history(state: pyspiel.State, viewer: int | None) -> list[tuple[int, str]]:
-    if viewer is not None:
-        return state.history_seen_by(viewer)
-    spec, s = state.get_game().spec, state.kernel_state()
-    return [
-        (item.player, spec.action_to_string(s, item.player, item.action))
-        for item in state.full_history()
-    ]
-
-
 def _seen_text(text: str) -> str:
     """``?02`` (a card seen by seats 0 and 2 only) in words."""
     if not text.startswith("?"):
@@ -169,8 +168,12 @@ def _seen_text(text: str) -> str:
     return f"a card seen by seat{'s' if len(seats) > 1 else ''} {', '.join(seats)}"
 
 
-def log_entries(state: pyspiel.State, viewer: int | None, recent: int = RECENT) -> list[dict]:
-    """The recent moves as ``viewer`` saw them; runs of chance events (a deal) as one line."""
+def log_entries(
+    state: pyspiel.State, viewer: int | None, recent: int = RECENT, person: int | None = None
+) -> list[dict]:
+    """The recent moves as ``viewer`` saw them, each mover named as ``person`` (the seat
+    spoken to as "you", None for none) calls him; runs of chance events (a deal) as one
+    line."""
     entries: list[dict] = []
     run: list[tuple[int, str]] = []
 
@@ -185,7 +188,7 @@ def log_entries(state: pyspiel.State, viewer: int | None, recent: int = RECENT) 
             )
         run.clear()
 
-    for i, (actor, text) in enumerate(_history(state, viewer)):
+    for i, (actor, text) in enumerate(words.history_words(state, viewer)):
         if actor == CHANCE:
             run.append((i, text))
             continue
@@ -194,7 +197,7 @@ def log_entries(state: pyspiel.State, viewer: int | None, recent: int = RECENT) 
             {
                 "i": i,
                 "seat": actor,
-                "who": words.seat_label(state, actor, viewer),
+                "who": words.seat_label(state, actor, person),
                 "text": _seen_text(text),
             }
         )
@@ -210,7 +213,7 @@ def move_list(state: pyspiel.State) -> list[dict]:
     p = state.current_player()
     out = []
     for a in state.legal_actions():
-        label = spec.action_to_string(s, p, a)
+        label = spec.move_text(s, p, a)
         named = [cards.from_str(t) for t in CARD_TOKEN.findall(label)]
         if RANK_ONLY.fullmatch(label):
             named = [cards.card_id(suit, cards.RANK_CHARS.index(label) + 2) for suit in range(4)]
@@ -225,13 +228,13 @@ def move_list(state: pyspiel.State) -> list[dict]:
     return out
 
 
-def _scores(state: pyspiel.State, viewer: int | None) -> list[dict]:
+def _scores(state: pyspiel.State, person: int | None) -> list[dict]:
     spec = state.get_game().spec
     values = state.scores()
     if spec.team_game:
-        names = [words.team_label(state, t, viewer) for t in range(2)]
+        names = [words.team_label(state, t, person) for t in range(2)]
     else:
-        names = [words.seat_label(state, q, viewer) for q in range(len(values))]
+        names = [words.seat_label(state, q, person) for q in range(len(values))]
     return [{"name": n, "value": v} for n, v in zip(names, values)]
 
 
@@ -242,8 +245,14 @@ def table_view(
     agents: Sequence[str] | None = None,
     moves: bool = False,
     search: dict | None = None,
+    seated: bool = True,
 ) -> dict:
     """The JSON view of ``state`` for seat ``viewer`` (None: every card open).
+
+    ``seated``: a person sits at ``viewer`` and the words speak to him ("your move", "your
+    team lost"); False (a replay from a seat's view): the view shows that seat's cards but
+    its words name the seats ("seat 2 (Black) to play"). ``person`` in the view is the seat
+    spoken to, or None.
 
     ``moves``: include the legal moves (only when ``viewer`` is to move: a person's turn).
     ``search``: a searching bot's statistics, already cut to what the viewer may see
@@ -262,6 +271,7 @@ def table_view(
     if viewer is not None:
         details += spec.private_lines(s, viewer)
     to_move = state.current_player()
+    person = viewer if seated else None
     view = {
         "game": str(game),
         "name": spec.short_name,
@@ -272,17 +282,18 @@ def table_view(
         "team_game": spec.team_game,
         "team_names": list(spec.team_names) if spec.team_game else None,
         "viewer": viewer,
+        "person": person,
         "to_move": to_move,
-        "turn": words.turn_text(state, viewer),
+        "turn": words.turn_text(state, person),
         "move_number": len(state.history()),
         "terminal": state.is_terminal(),
-        "seats": _seats(state, s, viewer, agents),
+        "seats": _seats(state, s, viewer, person, agents),
         "zones": zones,
         "facts": lay["facts"],
-        "scores": _scores(state, viewer),
+        "scores": _scores(state, person),
         "details": [d.strip() for d in details],
-        "log": log_entries(state, viewer),
-        "result": words.result_text(state, viewer) or None,
+        "log": log_entries(state, viewer, person=person),
+        "result": words.result_text(state, person) or None,
         "moves": [],
         "search": search,
     }
@@ -302,9 +313,10 @@ def search_view(
     all follow from its hand). Otherwise only the chosen move, named as the viewer saw it
     (``seen_text``), and no number at all.
     """
-    if not full:
-        return {"seat": seat, "rows": [{"label": seen_text, "chosen": True}], "full": False}
     spec, s = before.get_game().spec, before.kernel_state()
+    if not full:
+        label = seen_text if seen_text.startswith("?") else spec.move_text(s, seat, chosen)
+        return {"seat": seat, "rows": [{"label": label, "chosen": True}], "full": False}
     total = int(np.sum(stats.visits)) or 1
     rows = []
     for a, v, val in sorted(
@@ -313,7 +325,7 @@ def search_view(
     ):
         rows.append(
             {
-                "label": spec.action_to_string(s, seat, a),
+                "label": spec.move_text(s, seat, a),
                 "visits": int(v),
                 "share": v / total,
                 "value": float(val),

@@ -10,7 +10,7 @@ from skip_ai.spec import DECK_36_52, PLAYERS_4_6, GameSpec, Mirror, Param
 from . import action_features
 from .actions import NUM_ACTIONS, NUM_ACTIONS_PELICANS, action_parts
 from .observation_tensor import OBS_PELICANS, OBS_SIZE
-from .text import TEAM_NAMES, action_to_string, field_lines, title
+from .text import TEAM_NAMES, action_to_string, field_lines, result_note, title
 from .zones import layout, move_target
 
 
@@ -30,6 +30,7 @@ _COMMON = dict(
     action_to_string=action_to_string,
     title=title,
     table_lines=field_lines,
+    result_note=result_note,
     layout=layout,
     move_target=move_target,
     team_names=TEAM_NAMES,

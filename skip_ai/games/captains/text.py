@@ -10,6 +10,7 @@ from skip_ai.kernel.fields import (
     F_SIZE,
     F_SUM,
     F_TOP,
+    field_count,
     field_sum,
 )
 from skip_ai.kernel.state import MAX_CARDS, PELICAN0, param
@@ -77,6 +78,21 @@ def field_lines(s) -> list[str]:
         )
     lines.append(f"  consecutive passes: {int(s[F_PASSES])}")
     return lines
+
+
+def result_note(s) -> str:
+    """The tiebreak, when the piles are equal (``GameSpec.result_note``, RULES §3.4): the
+    higher total value of the field's piles wins, else a draw."""
+    piles = int(field_count(s, 0))
+    if piles != int(field_count(s, 1)):
+        return ""
+    v0, v1 = int(field_sum(s, 0)), int(field_sum(s, 1))
+    if v0 == v1:
+        return f"{piles} piles each, and the tiebreak, the piles' total value, is level too: {v0}"
+    return (
+        f"{piles} piles each; the tiebreak is the piles' total value: "
+        f"{TEAM_NAMES[0]} {v0}, {TEAM_NAMES[1]} {v1}"
+    )
 
 
 def title(s) -> str:

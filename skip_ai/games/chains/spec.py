@@ -11,7 +11,7 @@ from skip_ai.spec import DECK_36_52, PLAYERS_4_6, GameSpec, Mirror
 from . import action_features
 from .layout import draws_per_seat
 from .observation_tensor import OBS_SIZE
-from .text import TEAM_NAMES, _known_lines, _public_lines, _title, action_to_string
+from .text import TEAM_NAMES, _known_lines, _public_lines, _title, action_to_string, move_words
 from .zones import layout, move_target
 
 
@@ -47,6 +47,7 @@ SPEC = GameSpec(
     ),
     observation_size=lambda p: OBS_SIZE,
     action_to_string=action_to_string,
+    move_words=move_words,
     title=_title,
     table_lines=_public_lines,
     layout=layout,

@@ -25,6 +25,38 @@ def action_to_string(s, player: int, action: int) -> str:
     return f"{cards.to_str(c)}@{cell // w - (n - 1)},{cell % w - (n - 1)}"
 
 
+SIDES = ((0, -1, "to the right of"), (0, 1, "to the left of"), (-1, 0, "below"), (1, 0, "above"))
+"""Where a neighbour of the cell a card goes to lies (row and column offsets; rows grow
+downwards on the drawn table), and what the card then is to it."""
+
+
+def move_words(s, player: int, action: int) -> str:
+    """A placement in words (``GameSpec.move_words``): "Qs starts the table", or the card
+    beside one placed neighbour, "Qs to the right of Js" (a neighbour it links to in a chain
+    first, then one of its suit). Each (side, neighbour) names one cell, so the moves' words
+    differ as their cells do."""
+    if player < 0:
+        return action_to_string(s, player, action)
+    w = 2 * _n(s) - 1
+    c, cell = divmod(action, w * w)
+    row, col = cell // w - (_n(s) - 1), cell % w - (_n(s) - 1)
+    placed = _cells(s)
+    near = [
+        (placed[row + dr, col + dc], side)
+        for dr, dc, side in SIDES
+        if (row + dr, col + dc) in placed
+    ]
+    if not near:
+        return f"{cards.to_str(c)} starts the table"
+
+    def kin(other: int) -> tuple[bool, bool]:
+        same = cards.suit(other) == cards.suit(c)
+        return (not (same and abs(cards.rank(other) - cards.rank(c)) == 1), not same)
+
+    other, side = min(near, key=lambda x: kin(x[0]))
+    return f"{cards.to_str(c)} {side} {cards.to_str(other)}"
+
+
 def _cells(s) -> dict[tuple[int, int], int]:
     """(row, column) offset of every card on the table → card."""
     n = _n(s)

@@ -40,6 +40,7 @@ from .layout import (
     PY_CAPPED,
     PY_DRAWER,
     PY_EXCHANGES,
+    PY_NOUT,
     PY_OPENER,
     PY_PLACE,
     PY_STAGE,
@@ -146,6 +147,22 @@ def _state_lines(s) -> list[str]:
         if _pairs(s) and s[PY_WINNER] >= 0:
             lines.append(f"  {TEAM_NAMES[int(s[PY_WINNER])]} wins")
     return lines
+
+
+def result_note(s) -> str:
+    """How the game ended (``GameSpec.result_note``, Pyatki rules 9–11, pairs rule 5): what
+    the pairs' scores count, and the cap on exchanges when it stopped the game."""
+    notes = []
+    if _pairs(s) and s[PY_WINNER] >= 0:
+        notes.append(
+            f"both players of {TEAM_NAMES[int(s[PY_WINNER])]} ran out of cards; the scores "
+            "are minus the cards each team still held"
+        )
+    if s[PY_CAPPED]:
+        notes.append(f"the game stopped at its cap of {int(param(s, P_MAX))} exchanges")
+        if not _pairs(s) and s[PY_NOUT] > 0:
+            notes.append("the players still in share the places left")
+    return "; ".join(notes)
 
 
 def table_lines(s) -> list[str]:

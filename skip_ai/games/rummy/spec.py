@@ -7,7 +7,7 @@ from skip_ai.spec import TURN_CAPS, GameSpec, Param
 
 from .actions import NUM_ACTIONS
 from .observation_tensor import OBS_SIZE
-from .text import action_to_string, chance_text, table_lines, title
+from .text import action_to_string, chance_text, result_note, table_lines, title
 from .zones import layout
 
 
@@ -40,6 +40,7 @@ SPEC = GameSpec(
     action_to_string=action_to_string,
     title=title,
     table_lines=table_lines,
+    result_note=result_note,
     layout=layout,
     chance_text=chance_text,
     team_game=False,

@@ -108,6 +108,16 @@ def table_lines(s) -> list[str]:
     return lines
 
 
+def result_note(s) -> str:
+    """A dead hand at the turn cap, or a tablecloth's double (``GameSpec.result_note``,
+    rules 10–12)."""
+    if s[RM_DEAD]:
+        return f"a dead hand: the cap of {int(param(s, P_MAX_TURNS))} turns was reached"
+    if s[RM_CLOTH]:
+        return "a tablecloth: every card went down in the winner's one turn, so it counts double"
+    return ""
+
+
 def chance_text(s) -> str:
     phase = int(s[RM_PHASE])
     if phase == UPCARD:

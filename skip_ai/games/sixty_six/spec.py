@@ -7,7 +7,15 @@ from skip_ai.spec import GameSpec, Param
 
 from .actions import NUM_ACTIONS
 from .observation_tensor import OBS_SIZE
-from .text import TEAM_NAMES, action_to_string, chance_text, public_record, table_lines, title
+from .text import (
+    TEAM_NAMES,
+    action_to_string,
+    chance_text,
+    public_record,
+    result_note,
+    table_lines,
+    title,
+)
 from .worlds import remap
 from .zones import layout
 
@@ -61,6 +69,7 @@ SPEC = GameSpec(
     action_to_string=action_to_string,
     title=title,
     table_lines=table_lines,
+    result_note=result_note,
     layout=layout,
     min_utility=-20.0,
     max_utility=20.0,

@@ -69,6 +69,7 @@ from .layout import (
     SX_TRUMP,
     SX_WINNER,
 )
+from .scoring import total
 
 TEAM_NAMES = ("team 0", "team 1")
 SUIT_CHARS = "scdh"
@@ -105,6 +106,13 @@ PHASE_NAMES = (
     "over",
 )
 OUTCOMES = ("", "shuba", "klin", "cross klin")
+OUTCOME_WHY = (
+    "",
+    "the losers had board points",
+    "the losers had no board point",
+    "the board was 7:7 before the last award",
+)
+"""Why a match's outcome is what it is (§12.6.1)."""
 
 
 def action_to_string(s, player: int, action: int) -> str:
@@ -124,22 +132,48 @@ def action_to_string(s, player: int, action: int) -> str:
     return NAMED_ACTIONS[action]
 
 
+RESULT_NAMES = {
+    R_CUT3: "third nine cut",
+    R_OFFER: "nines offered",
+    R_NINES_GAME: "nines game",
+    R_FOUR: "four nines",
+    R_SIX_SHOWN: "six shown",
+    R_CONTRACT: "contract",
+    R_DECLARE: "declaration",
+    R_LAST_TRICK: "last trick",
+}
+"""The automatic results (``SX_LAST_TEXT``) that award board points, by name."""
+
+
 def _result_text(s) -> str:
     """The last automatic result, e.g. "declaration: team 1 +3"."""
     code, a, b = int(s[SX_LAST_TEXT]), int(s[SX_LAST_A]), int(s[SX_LAST_B])
-    what = {
-        R_CUT3: "third nine cut",
-        R_OFFER: "nines offered",
-        R_NINES_GAME: "nines game",
-        R_FOUR: "four nines",
-        R_SIX_SHOWN: "six shown",
-        R_CONTRACT: "contract",
-        R_DECLARE: "declaration",
-        R_LAST_TRICK: "last trick",
-    }.get(code)
+    what = RESULT_NAMES.get(code)
     if code == R_REDEAL:
         return f"seat {a} asked for a redeal"
     return f"{what}: {TEAM_NAMES[a]} +{b}" if what else ""
+
+
+def result_note(s) -> str:
+    """What the scores are and how the game was decided (``GameSpec.result_note``, §12.5–6):
+    board points, the award that ended it (with the deal's card points when the cards
+    decided it), and in a match its outcome (shuba, klin, cross klin)."""
+    notes = ["in board points"]
+    code, team = int(s[SX_LAST_TEXT]), int(s[SX_LAST_A])
+    if code == R_DECLARE and total(s, team) < 66:  # the opponents' claim was false
+        notes.append(
+            f"the last award, a false declaration by {TEAM_NAMES[1 - team]}: "
+            f"{TEAM_NAMES[team]} +{int(s[SX_LAST_B])}"
+        )
+    elif code in RESULT_NAMES:
+        notes.append(f"the last award, {_result_text(s)}")
+    if code in (R_DECLARE, R_LAST_TRICK):
+        totals = ", ".join(f"{TEAM_NAMES[t]} {int(total(s, t))}" for t in range(2))
+        notes.append(f"the deal's card points: {totals}")
+    if s[SX_WINNER] >= 0:
+        k = int(s[SX_OUTCOME])
+        notes.append(f"a {OUTCOMES[k]}: {OUTCOME_WHY[k]}")
+    return "; ".join(notes)
 
 
 def public_record(s) -> str:

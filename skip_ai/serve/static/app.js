@@ -122,13 +122,21 @@ function renderPresets() {
   }
 }
 
+function defaultAgent() {
+  // the server's default opponent for this game (GET /api/agents: defaults)
+  return AGENTS.defaults[$("game").value] || "heuristic";
+}
+
 function renderForm() {
   const g = gameInfo();
   renderPresets();
+  $("others").value = defaultAgent();
+  $("agents").replaceChildren();  // another game: every bot seat starts at its default
   const box = $("params");
   box.replaceChildren();
   for (const p of g.params) {
-    const lab = el("label", "", p.name + " ");
+    const lab = el("label", "", (p.label || p.name) + " ");
+    lab.title = p.name;  // the code name, as in game strings
     const s = el("select");
     s.dataset.param = p.name;
     if (p.auto) {
@@ -137,7 +145,7 @@ function renderForm() {
       s.append(o);
     }
     for (const c of p.choices) {
-      const o = el("option", "", String(c));
+      const o = el("option", "", c === true ? "yes" : c === false ? "no" : String(c));
       o.value = String(c);
       if (!p.auto && c === p.default) o.selected = true;
       s.append(o);
@@ -176,7 +184,7 @@ function renderSeatForm() {
     const lab = el("label", "", `seat ${q} `);
     const inp = el("input");
     inp.setAttribute("list", "agent-presets");
-    inp.value = old[q] || $("others").value || "random";
+    inp.value = old[q] || $("others").value || defaultAgent();
     inp.dataset.seat = q;
     lab.append(inp);
     box.append(lab);
@@ -190,7 +198,7 @@ function markHumanSeat() {
     inp.disabled = mine;
     inp.placeholder = mine ? "you" : "";
     if (mine) inp.dataset.saved = inp.value;
-    inp.value = mine ? "" : (inp.value || inp.dataset.saved || "random");
+    inp.value = mine ? "" : (inp.value || inp.dataset.saved || defaultAgent());
   }
 }
 
@@ -208,7 +216,8 @@ async function startTable(ev) {
   $("setup-error").textContent = "";
   const seat = $("seat").value === "watch" ? null : parseInt($("seat").value, 10);
   const agents = [...$("agents").querySelectorAll("input")].map((i) => i.disabled ? "human" : i.value);
-  const body = { game: gameString(), seat, agents, pace: parseFloat($("pace").value || "0") };
+  const body = { game: gameString(), seat, agents, pace: parseFloat($("pace").value || "0"),
+    auto_forced: $("auto-forced").checked };
   if ($("seed").value !== "") body.seed = parseInt($("seed").value, 10);
   $("setup-wait").classList.remove("hidden");
   try {
@@ -274,7 +283,7 @@ function showTable(view) {
   $("title").textContent = view.title;
   const turn = $("turn");
   turn.textContent = view.turn;
-  turn.classList.toggle("mine", view.viewer !== null && view.to_move === view.viewer);
+  turn.classList.toggle("mine", view.person !== null && view.to_move === view.person);
   renderFacts(view);
   const res = $("result");
   res.classList.toggle("hidden", !view.result);
@@ -327,7 +336,10 @@ function renderSeats(view) {
       for (const c of shown) mini.append(cardEl(c, "small"));
       if (!open) for (let i = 0; i < Math.min(s.hidden, 14); i++) mini.append(cardEl(null, "mini"));
       d.append(mini);
-      if (!open && shown.length && s.hidden) d.append(el("div", "agent", "face up: the cards you know are there"));
+      if (!open && shown.length && s.hidden) {
+        const knower = view.person !== null ? "you know" : `seat ${view.viewer} knows`;
+        d.append(el("div", "agent", `face up: the cards ${knower} are there`));
+      }
     }
     box.append(d);
   }
@@ -441,7 +453,8 @@ function renderHand(view) {
   const me = view.viewer === null ? null : view.seats[view.viewer];
   area.classList.toggle("hidden", !me || (view.terminal && !me.cards.length));
   if (!me) return;
-  $("hand-title").textContent = `Your hand (seat ${me.seat})`;
+  $("hand-title").textContent = view.person === me.seat ? `Your hand (seat ${me.seat})`
+    : `Seat ${me.seat}'s hand`;
   const byCard = new Map();  // hand card -> the moves that play it
   for (const m of view.moves) {
     for (const c of m.cards) {
@@ -519,7 +532,7 @@ function renderLog(view) {
   const box = $("log");
   box.replaceChildren();
   for (const e of view.log) {
-    const li = el("li", e.seat === view.viewer ? "mine" : "");
+    const li = el("li", e.seat === view.person ? "mine" : "");
     li.append(el("span", "who", e.who + ": "));
     li.append(prettyText(e.text));
     if (e.why) {
@@ -605,6 +618,19 @@ function setupRecords(facets) {
   fill("f-agent", facets.agents);
   fill("f-game", facets.games);
   fill("f-result", facets.results);
+  for (const o of $("f-result").options) {
+    if (facets.result_words && facets.result_words[o.value]) o.textContent = facets.result_words[o.value];
+  }
+  // the columns: who played which team and the scores, both in the game's team order
+  const head = document.querySelector("#records-table thead tr");
+  head.replaceChildren(...["#", "game", "players", "who played which side", "result",
+    "score (team order)", "moves", ""].map((h) => el("th", "", h)));
+}
+
+function sidesText(r, withScore) {
+  // "Red: heuristic · Black: random", or with the scores "Red 8 · Black 5"
+  return r.sides.map((s) => withScore ? `${s.name} ${s.score ?? "-"}` : `${s.name}: ${s.agents}`)
+    .join(" · ");
 }
 
 async function loadRecords() {
@@ -619,8 +645,8 @@ async function loadRecords() {
     body.replaceChildren();
     for (const r of data.rows) {
       const tr = el("tr", r.replayable ? "" : "norep");
-      const cells = [r.index, r.game, r.agent_a, r.agent_b, r.agents.join(" "), r.result,
-        r.scores ? r.scores.join(" : ") : "-", r.moves ?? "-"];
+      const cells = [r.index, r.game, r.players, sidesText(r, false), r.outcome,
+        r.scores ? sidesText(r, true) : "-", r.moves ?? "-"];
       for (const c of cells) tr.append(el("td", "", String(c)));
       const act = el("td");
       if (r.replayable) {
@@ -672,7 +698,7 @@ function showReplay(view) {
     o.value = "open";
     seat.append(o);
     for (let q = 0; q < view.players; q++) {
-      const so = el("option", "", `seat ${q} (${view.record.agents[q]})`);
+      const so = el("option", "", `${view.seats[q].label}, ${view.record.agents[q]}`);
       so.value = String(q);
       seat.append(so);
     }
