@@ -57,7 +57,8 @@ class MatchResult:
         g = self.games
         return (
             f"{self.game}: A = {self.spec_a}  vs  B = {self.spec_b}\n"
-            f"A's score {self.score:.3f}  95% interval [{self.lo:.3f}, {self.hi:.3f}]  "
+            f"A's score {self.score:.3f}  95% interval [{self.lo:.3f}, {self.hi:.3f}] (Wilson, "
+            "effective n)  "
             f"over {self.deals} deals ({len(self.games)} games; 1 = A always wins)\n"
             f"thinking time per move with a choice: A {self.ms_per_move('a', True):.1f} ms "
             f"({g.choices_a.sum()} moves), B {self.ms_per_move('b', True):.1f} ms "
