@@ -142,7 +142,7 @@ class KernelGame(pyspiel.Game):
             utility_sum=0.0,
             max_game_length=spec.max_game_length(p),
         )
-        super().__init__(game_type(spec), info, p)
+        super().__init__(game_type(spec), info, spec.shown(p))
         self.initial = spec.kernel.init(spec.encode(p))
         self.obs_size = spec.observation_size(p)
         self.num_scores = spec.num_scores(p)
@@ -544,19 +544,29 @@ def install_load_game() -> None:
 
 
 def variants(spec: GameSpec) -> list[str]:
-    """Every valid parameter combination of a game, as game strings (each parameter over its
-    ``variant_values`` where it declares them, else over all its choices)."""
-    names = [p.name for p in spec.params]
+    """Every valid combination of a game's rule parameters, as game strings (each parameter
+    over its ``variant_values`` where it declares them, else over all its choices), the levers
+    at their defaults; then each lever's other settings one at a time, the rest at the
+    defaults (levers multiply: their product is the balance search's, not the tests')."""
+    rules = [p for p in spec.params if not p.lever]
+    values_of = [p.choices if p.variant_values is None else p.variant_values for p in rules]
+    combos = [dict(zip([p.name for p in rules], v)) for v in itertools.product(*values_of)]
+    for lever in spec.levers:
+        values = lever.choices if lever.variant_values is None else lever.variant_values
+        combos += [{lever.name: v} for v in values if v != lever.default]
     out = []
-    values_of = [p.choices if p.variant_values is None else p.variant_values for p in spec.params]
-    for values in itertools.product(*values_of):
-        params = dict(zip(names, values))
+    for params in combos:
         try:
             spec.resolve(params)
         except ValueError:
             continue
-        body = ",".join(
-            f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in params.items()
-        )
-        out.append(f"{spec.short_name}({body})")
+        out.append(game_string(spec, params))
     return out
+
+
+def game_string(spec: GameSpec, params: dict) -> str:
+    """The game string of ``params`` (levers at their defaults left out)."""
+    body = ",".join(
+        f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in spec.shown(params).items()
+    )
+    return f"{spec.short_name}({body})"

@@ -53,6 +53,12 @@ class Param:
     """The values :func:`~skip_ai.pyspiel_wrapper.variants` (and so the generic tests) go
     through, when not every choice is worth a variant (e.g. a cap on the game's length);
     default: every choice."""
+    lever: bool = False
+    """A designer's lever (RULES §0.7): a change of the rules a designer tries, whose default
+    is the rule as written. At its default a lever is left out of the game string (so default
+    games, their records and files read as before); :func:`~skip_ai.pyspiel_wrapper.variants`
+    goes through each lever's settings one at a time rather than in the product, and the
+    balance study's search (:mod:`skip_ai.balance.levers`) through their product."""
 
     @property
     def label(self) -> str:
@@ -95,6 +101,9 @@ PARAM_LABELS = {
     "nines_declarer": "Nines offered to the elder hand",
     "redeal": "A redeal for a weak hand",
     "contracts": "Contracts",
+    "first_seat": "The seat that moves first",
+    "seating": "Partners side by side or alternately",
+    "komi": "Compensation points to the first team",
 }
 """Every game parameter's label, by name (a name means the same in every game that takes it):
 what the start page of ``skip-ai serve`` and ``skip-ai games`` show instead of the code name;
@@ -121,6 +130,39 @@ REMOVE4 = Param(
     auto_doc="true when players=2",
 )
 """Domino and Brook: four cards nobody sees, by default in 1-vs-1."""
+
+
+SEATING = Param(
+    "seating",
+    "side_by_side",
+    ("side_by_side", "alternate"),
+    "partners side by side (the rules: team 0 = seats 0..k-1) or alternately (team 0 = the "
+    "even seats), so that the turn passes from team to team",
+    lever=True,
+)
+"""Seating as a lever (RULES §0.2 seats partners side by side); a kernel reads it with
+:func:`skip_ai.kernel.state.seat_teams`."""
+
+
+def first_seat(doc: str = "the seat that moves first (the rules: seat 0)") -> Param:
+    """Which seat moves first, as a lever (most games: seat 0 starts, RULES §0.2)."""
+    return Param("first_seat", 0, (0, 1, 2, 3, 4, 5), doc, lever=True)
+
+
+def komi(choices: tuple[int, ...], unit: str, tested: tuple[int, ...] | None = None) -> Param:
+    """A compensation in the score as a lever: ``komi`` points (in the game's ``unit``) added
+    to the first team's (team 0's, Red's) score before the scores are compared; a negative
+    komi gives them to the second team. ``scores()`` includes it (the quantity the rules
+    compare). 0 (the rules) changes nothing. ``tested``: the ``variant_values`` (default:
+    the extremes)."""
+    return Param(
+        "komi",
+        0,
+        choices,
+        f"{unit} added to the first team's score before comparing (negative: to the second team's)",
+        variant_values=tested or (min(choices), max(choices)),
+        lever=True,
+    )
 
 
 def _fmt(v: Any) -> str:
@@ -296,6 +338,20 @@ class GameSpec:
             p.check(resolved[p.name], self.short_name)
         self.check(resolved)
         return resolved
+
+    def shown(self, params: dict) -> dict:
+        """``params`` as a game string names them: without the levers left at their defaults,
+        so that a default game's string, records and files are what they were before the
+        game had levers."""
+        by_name = {p.name: p for p in self.params}
+        return {
+            k: v for k, v in params.items() if not (by_name[k].lever and v == by_name[k].default)
+        }
+
+    @property
+    def levers(self) -> tuple[Param, ...]:
+        """The game's levers (RULES §0.7), in declaration order."""
+        return tuple(p for p in self.params if p.lever)
 
     def fill_defaults(self, given: dict) -> dict:
         """``given`` plus every missing parameter's default (dependent ones computed)."""

@@ -133,9 +133,15 @@ def test_each_seat_gets_the_mirror_of_the_hand_of_the_seat_with_its_role(variant
     game = pyspiel.load_game(variant)
     n = game.num_players()
     k = n // 2
-    assert game.teams().tolist() == [0] * k + [1] * k  # partners side by side, captains 0 and k
+    teams = game.teams().tolist()
+    if "seating=alternate" in variant:
+        assert teams == [i % 2 for i in range(n)]  # the seating lever: partners alternately
+    else:
+        assert teams == [0] * k + [1] * k  # partners side by side, captains 0 and k
     pi = seat_map(game)
-    assert pi == [(i + k) % n for i in range(n)]  # the same place in the other team
+    places = [[i for i in range(n) if teams[i] == t] for t in (0, 1)]
+    for a, b in zip(*places, strict=True):  # the same place in the other team
+        assert pi[a] == b and pi[b] == a
     for seed in SEEDS:
         original = game.new_initial_state()
         deal(original, make_rng(seed))
@@ -165,7 +171,7 @@ def test_the_mirror_is_a_legal_deal_that_round_trips(variant):
     for seed in SEEDS:
         original = deal(game.new_initial_state(), make_rng(seed))
         mirror = _dealt(game, mirror_deal(game, original))
-        assert mirror.is_player_node() and mirror.current_player() == 0
+        assert mirror.is_player_node() and mirror.current_player() == game.resolved.get("first_seat", 0)
         copy = game.deserialize_state(mirror.serialize())
         assert str(copy) == str(mirror) and copy.history() == mirror.history()
         assert copy.legal_actions() == mirror.legal_actions()

@@ -25,13 +25,15 @@ def list_games(args: argparse.Namespace) -> int:
     for spec in sorted(REGISTRY.values(), key=lambda s: int(s.rules_section.strip("§"))):
         print(f"{spec.short_name:22s} {spec.long_name} «{spec.original_name}»")
         for p in spec.params:
+            if p is (spec.levers or (None,))[0]:
+                print("    levers (changes of the rules to try; the default is the rules):")
             default = _fmt(p.default) + (f", {p.auto_doc}" if p.auto_doc else "")
             choices = ", ".join(_fmt(c) for c in p.choices)
             print(
                 f"    {p.name:15s} {p.label}: default {default}  (one of {choices})"
                 + (f" — {p.doc}" if p.doc else "")
             )
-    print("\nThe rules of a game, every parameter explained: skip-ai rules GAME")
+    print("\nThe rules of a game, every parameter and lever explained: skip-ai rules GAME")
     return 0
 
 

@@ -45,6 +45,7 @@ from skip_ai.kernel.state import (
     param,
     play_public,
     sample_hand,
+    seat_teams,
     setup_deal,
     standard_deck,
     team_of,
@@ -56,9 +57,9 @@ from skip_ai.kernel.state import sample_undealt as sample_chance  # noqa: F401  
 from skip_ai.kernel.state import undealt_cards as chance_outcomes  # noqa: F401  (kernel API)
 from skip_ai.layout import Layout, deck_ranks
 from skip_ai.pyspiel_wrapper import register
-from skip_ai.spec import DECK_36_52, PLAYERS_2_4_6, GameSpec, Mirror
+from skip_ai.spec import DECK_36_52, PLAYERS_2_4_6, SEATING, GameSpec, Mirror, first_seat, komi
 
-P_PLAYERS, P_DECK = 0, 1
+P_PLAYERS, P_DECK, P_FIRST, P_SEATING, P_KOMI = 0, 1, 2, 3, 4
 
 ROWS = 4
 FINISH = ROWS - 1
@@ -73,6 +74,7 @@ OBS_SIZE = OBS_COMMON + ROWS * NUM_CARDS
 def init(params):
     s = new_state(STATE_SIZE, params)
     setup_deal(s, params[P_PLAYERS], standard_deck(params[P_DECK], False), 0, EXTRAS_3V3)
+    seat_teams(s, params[P_SEATING])
     for i in range(4 * 13):
         s[GRID + i] = -1
     return s
@@ -94,7 +96,7 @@ def apply_action(s, a):
     if s[H_CUR] == CHANCE:
         vis = deal_card(s, a)
         if not dealing(s):
-            s[H_CUR] = 0
+            s[H_CUR] = param(s, P_FIRST)
         return vis
     r = a % 13
     s[GRID + 4 * r + s[COL_H + r]] = a
@@ -118,13 +120,15 @@ def finish_line(s, out):
 
 @njit(cache=True)
 def scores(s, out):
+    """The finish-line counts, the komi added to Red's (the number the rules compare)."""
     finish_line(s, out)
+    out[0] += param(s, P_KOMI)
 
 
 @njit(cache=True)
 def returns(s, out):
     team = np.zeros(2)
-    finish_line(s, team)
+    scores(s, team)
     diff = np.sign(team[0] - team[1])
     for seat in range(s[H_PLAYERS]):
         out[seat] = diff if team_of(s, seat) == 0 else -diff
@@ -164,7 +168,9 @@ def _grid_lines(s) -> list[str]:
 def _finish_text(s) -> str:
     team = np.zeros(2)
     finish_line(s, team)
-    return f"  finish line: Red {int(team[0])}, Black {int(team[1])}"
+    k = int(param(s, P_KOMI))
+    komi_text = f" with komi {k:+d}: {int(team[0]) + k}" if k else ""
+    return f"  finish line: Red {int(team[0])}{komi_text}, Black {int(team[1])}"
 
 
 def _title(s) -> str:
@@ -198,13 +204,32 @@ def _layout(s) -> Layout:
     }
 
 
+KOMI = (-6, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5, 6)
+"""The komi's choices, in finish-line cards: Black leads by 4.5 on average between heuristic
+players at the rules' defaults (results/balance/fixes.md), so a fair komi may lie near 4."""
+
+
+def _check(params: dict) -> None:
+    if params["first_seat"] >= params["players"]:
+        raise ValueError(
+            f"skip_columns: first_seat={params['first_seat']} is not a seat of "
+            f"{params['players']} players"
+        )
+
+
 SPEC = GameSpec(
     short_name="skip_columns",
     long_name="Columns",
     original_name="Столбики",
     rules_section="§5",
     kernel=sys.modules[__name__],
-    params=(PLAYERS_2_4_6, DECK_36_52),
+    params=(
+        PLAYERS_2_4_6,
+        DECK_36_52,
+        first_seat("the seat that places the first card, so the seat before it places the last"),
+        SEATING,
+        komi(KOMI, "finish-line cards"),
+    ),
     num_players=lambda p: p["players"],
     num_distinct_actions=lambda p: 54,
     max_chance_outcomes=lambda p: 54,
@@ -215,6 +240,7 @@ SPEC = GameSpec(
     table_lines=_table_lines,
     layout=_layout,
     team_names=TEAM_NAMES,
+    check=_check,
     mirror=Mirror(swap_colours=True),
 )
 register(SPEC)

@@ -139,6 +139,21 @@ def side_by_side(players):
 
 
 @njit(cache=True, inline="always")
+def alternately(players):
+    """``H_TEAMS`` where partners sit alternately (the ``seating`` lever,
+    :data:`skip_ai.spec.SEATING`): team 1 holds the odd seats."""
+    return ((1 << players) - 1) & 0b101010
+
+
+@njit(cache=True)
+def seat_teams(s, seating):
+    """Seat the teams as the ``seating`` lever says (0 side by side, as ``init_common`` left
+    them; 1 alternately); call after ``init_common``/``setup_deal``."""
+    if seating == 1:
+        s[H_TEAMS] = alternately(s[H_PLAYERS])
+
+
+@njit(cache=True, inline="always")
 def next_seat(s, seat):
     """The seat clockwise after ``seat``."""
     nxt = seat + 1
