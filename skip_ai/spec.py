@@ -104,6 +104,10 @@ PARAM_LABELS = {
     "first_seat": "The seat that moves first",
     "seating": "Partners side by side or alternately",
     "komi": "Compensation points to the first team",
+    "hand_size": "Cards in hand",
+    "opener": "Who attacks first",
+    "trump_card": "The dealt card that shows the trump",
+    "end": "When the game ends",
 }
 """Every game parameter's label, by name (a name means the same in every game that takes it):
 what the start page of ``skip-ai serve`` and ``skip-ai games`` show instead of the code name;
@@ -147,6 +151,16 @@ SEATING = Param(
 def first_seat(doc: str = "the seat that moves first (the rules: seat 0)") -> Param:
     """Which seat moves first, as a lever (most games: seat 0 starts, RULES §0.2)."""
     return Param("first_seat", 0, (0, 1, 2, 3, 4, 5), doc, lever=True)
+
+
+def check_first_seat(game: str, params: dict) -> None:
+    """Refuse a ``first_seat`` that is not one of the table's seats (a ``ValueError`` naming
+    the game)."""
+    players = params.get("players", 4)
+    if params["first_seat"] >= players:
+        raise ValueError(
+            f"{game}: first_seat={params['first_seat']} is not a seat of {players} players"
+        )
 
 
 def komi(choices: tuple[int, ...], unit: str, tested: tuple[int, ...] | None = None) -> Param:

@@ -110,3 +110,17 @@ def taken_tie_note(s, team_names: tuple[str, str], values: bool) -> str:
         f"{taken} cards taken each; the tiebreak is their total value: "
         f"{team_names[0]} {v0}, {team_names[1]} {v1}"
     )
+
+
+def komi_note(komi: int) -> str:
+    """The komi beside the cards taken: ", komi +2 to team 0"; "" without one."""
+    return f", komi {komi:+d} to team 0" if komi else ""
+
+
+def lever_words(first_seat: int, alternate: bool, komi: int, starts: str = "moves first") -> str:
+    """The shared levers away from the rules, for a title: ", seat 2 moves first, partners
+    alternate, komi +2"; "" at the rules."""
+    words = [f"seat {first_seat} {starts}"] if first_seat else []
+    words += ["partners alternate"] if alternate else []
+    words += [f"komi {komi:+d}"] if komi else []
+    return "".join(", " + w for w in words)

@@ -108,7 +108,7 @@ def test_colour_swap_turns_each_card_into_the_same_rank_of_the_other_colour():
 
 
 def test_the_variants_with_a_mirror_are_those_whose_deal_treats_the_teams_alike():
-    assert len(MIRRORED) == 89 and len(UNALIKE) == 11
+    assert len(MIRRORED) == 145 and len(UNALIKE) == 11
     for v in MIRRORED:
         assert no_mirror_reason(pyspiel.load_game(v)) is None, v
     for v in UNALIKE:
@@ -171,7 +171,8 @@ def test_the_mirror_is_a_legal_deal_that_round_trips(variant):
     for seed in SEEDS:
         original = deal(game.new_initial_state(), make_rng(seed))
         mirror = _dealt(game, mirror_deal(game, original))
-        assert mirror.is_player_node() and mirror.current_player() == game.resolved.get("first_seat", 0)
+        first = game.resolved.get("first_seat", 0)
+        assert mirror.is_player_node() and mirror.current_player() == first
         copy = game.deserialize_state(mirror.serialize())
         assert str(copy) == str(mirror) and copy.history() == mirror.history()
         assert copy.legal_actions() == mirror.legal_actions()

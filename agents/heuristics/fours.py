@@ -60,11 +60,15 @@ def act(s, rng, w):
     cur = s[H_CUR]
     held = s[HAND + cur]
     mate = popcount(s[HAND + partner_of(s, cur)])
-    others = mate + popcount(s[HAND + (cur ^ 2)]) + popcount(s[HAND + (cur ^ 3)])
+    others = 0  # the cards in the three other hands, whatever the seating
+    for seat in range(K.PLAYERS):
+        if seat != cur:
+            others += popcount(s[HAND + seat])
     p = mate / others if others > 0 else 0.0
     table = popcount(s[TK_TABLE])
     pot = table + 4
-    # a 2:2 hands the pot to the next leader: the partner, or the opponent after us clockwise
+    # a 2:2 hands the pot to the next leader: the partner, or the one after us clockwise
+    # (the partner or an opponent, as the seating has it)
     mate_next = param(s, K.P_LEAD_ORDER) == K.TEAM or next_seat(s, cur) == partner_of(s, cur)
     tie_value = w[0] if mate_next else -w[0]
     best_rank, best, ties = -1, -np.inf, 0

@@ -30,7 +30,7 @@ from numba import njit
 from agents.heuristics._pick import better
 from skip_ai.games import guess as K
 from skip_ai.kernel.bits import lowest
-from skip_ai.kernel.state import H_CUR, H_PLAYERS, copy_into, next_seat, param
+from skip_ai.kernel.state import H_CUR, H_PLAYERS, copy_into, param
 from skip_ai.kernel.tricks import hidden_cards, holds_one_chance
 
 WEIGHT_NAMES = ("follow", "extreme", "joker")
@@ -55,7 +55,7 @@ def act(s, rng, w):
     k = s[H_PLAYERS] // 2
     finishing = s[K.GS_FILLED] == k - 1
     opening_three = k == 3 and s[K.GS_FILLED] == 0
-    mate = next_seat(s, cur)
+    mate = K.next_member(s, cur)  # who plays next into our column, whatever the seating
     hidden = hidden_cards(s, cur)
     low = 15 - param(s, K.P_DECK) // 4
     t = s.copy()
@@ -75,7 +75,7 @@ def act(s, rng, w):
                 chance = holds_one_chance(s, mate, room, hidden)
                 if opening_three:
                     # the third member needs a card too, from about the same room
-                    chance *= holds_one_chance(s, next_seat(s, mate), room, hidden)
+                    chance *= holds_one_chance(s, K.next_member(s, mate), room, hidden)
                 score += w[0] * chance
             take, best, ties = better(score, best, ties, rng)
             if take:

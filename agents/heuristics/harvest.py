@@ -12,6 +12,8 @@ of its suit, and only the mover's team ever covers the opponents' stacks. So the
   scores ``lay`` minus ``risk`` × its value × the chance that such a lower card is with an
   opponent: a safe low card goes down at once (before all but the biggest cuts), a high card
   in a suit whose low cards are still out waits for later.
+  No lay is at risk on the game's last move (under the ``end=team_out`` lever it may come
+  while the opponents still hold cards).
 - When every move loses something it takes the one that loses least. Ties at random.
 
 Weights:
@@ -54,7 +56,9 @@ def act(s, rng, w):
     cur = s[H_CUR]
     ours = K.RED_MASK if team_of(s, cur) == 0 else K.BLACK_MASK
     spoilers = unseen(s, cur) & ours
-    share = opponent_share(s, cur)
+    # a laid card is at risk only if an opponent moves again (the end lever may stop the game
+    # while opponents still hold cards)
+    share = 0.0 if K.ends_the_game(s) else opponent_share(s, cur)
     best, best_score = -1, -np.inf
     for i in range(n):
         a = moves[i]

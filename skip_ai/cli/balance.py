@@ -39,12 +39,21 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     )
     bal.add_argument("--address", help="the Ray cluster to run on (as for tournament)")
     bal.add_argument("--out", help="output folder (default: the config's out)")
+    bal.add_argument(
+        "--search",
+        metavar="GAME",
+        help="search GAME's levers for its fairest variant with the config's ladder and "
+        "[search] defaults (a config with [search] searches without it): OUT/search.md, "
+        "the winner re-measured on fresh deals in OUT/report.md",
+    )
     bal.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from skip_ai.balance import study
+    from skip_ai.balance import search, study
 
+    if args.search or (args.config and search.is_search_file(args.config)):
+        return run_search(args)
     config = study.load(args.config)
     if args.out is not None:
         config = dataclasses.replace(config, out=output_folder(args.out, "--out"))
@@ -65,4 +74,27 @@ def run(args: argparse.Namespace) -> int:
     )
     print(study.findings_text(config))
     print(f"report: {report}")
+    return 0
+
+
+def run_search(args: argparse.Namespace) -> int:
+    """A lever search (:mod:`skip_ai.balance.search`): the search, its finalists, the winner
+    re-measured on fresh deals."""
+    from skip_ai.balance import search, study
+
+    if args.report_to:
+        raise ValueError("--report-to reports a study, not a search: run the search again")
+    config = search.load_search_config(args.config or study.quick_config_path(), args.search)
+    if args.out is not None:
+        out = output_folder(args.out, "--out")
+        config = dataclasses.replace(config, study=dataclasses.replace(config.study, out=out))
+    try:
+        summary, report, remeasure = search.run(
+            config, workers=args.workers, backend=args.backend, address=args.address
+        )
+    except KeyboardInterrupt:
+        return interrupted("the finished games are kept in", config.study.out)
+    print(summary.read_text())
+    print(study.findings_text(remeasure))
+    print(f"search: {summary}\nre-measure on fresh deals: {report}")
     return 0

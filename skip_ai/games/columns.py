@@ -57,7 +57,16 @@ from skip_ai.kernel.state import sample_undealt as sample_chance  # noqa: F401  
 from skip_ai.kernel.state import undealt_cards as chance_outcomes  # noqa: F401  (kernel API)
 from skip_ai.layout import Layout, deck_ranks
 from skip_ai.pyspiel_wrapper import register
-from skip_ai.spec import DECK_36_52, PLAYERS_2_4_6, SEATING, GameSpec, Mirror, first_seat, komi
+from skip_ai.spec import (
+    DECK_36_52,
+    PLAYERS_2_4_6,
+    SEATING,
+    GameSpec,
+    Mirror,
+    check_first_seat,
+    first_seat,
+    komi,
+)
 
 P_PLAYERS, P_DECK, P_FIRST, P_SEATING, P_KOMI = 0, 1, 2, 3, 4
 
@@ -174,7 +183,9 @@ def _finish_text(s) -> str:
 
 
 def _title(s) -> str:
-    return f"Columns, {text.players(s)} players, {int(param(s, P_DECK))} cards"
+    return f"Columns, {text.players(s)} players, {int(param(s, P_DECK))} cards" + text.lever_words(
+        int(param(s, P_FIRST)), bool(param(s, P_SEATING)), int(param(s, P_KOMI)), "starts"
+    )
 
 
 def _table_lines(s) -> list[str]:
@@ -209,14 +220,6 @@ KOMI = (-6, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5, 6)
 players at the rules' defaults (results/balance/fixes.md), so a fair komi may lie near 4."""
 
 
-def _check(params: dict) -> None:
-    if params["first_seat"] >= params["players"]:
-        raise ValueError(
-            f"skip_columns: first_seat={params['first_seat']} is not a seat of "
-            f"{params['players']} players"
-        )
-
-
 SPEC = GameSpec(
     short_name="skip_columns",
     long_name="Columns",
@@ -240,7 +243,7 @@ SPEC = GameSpec(
     table_lines=_table_lines,
     layout=_layout,
     team_names=TEAM_NAMES,
-    check=_check,
+    check=lambda p: check_first_seat("skip_columns", p),
     mirror=Mirror(swap_colours=True),
 )
 register(SPEC)

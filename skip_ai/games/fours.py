@@ -1,8 +1,9 @@
 """skip_fours — Fours («Четверки», СКИП-7), RULES.md §7.
 
-Four players, two teams of partners side by side ({0, 1} and {2, 3}). The leader names a rank
-he holds and puts down all his cards of it; every other player at once puts down all of theirs,
-so all four cards of the rank lie on the table. 3:1 or 4:0 by team: that team takes the table.
+Four players, two teams of partners side by side ({0, 1} and {2, 3}; alternately, {0, 2} and
+{1, 3}, with the ``seating`` lever). The leader names a rank he holds and puts down all his
+cards of it; every other player at once puts down all of theirs, so all four cards of the rank
+lie on the table. 3:1 or 4:0 by team: that team takes the table.
 2:2: the table stays and another lead follows (``lead_order``: the next player clockwise with
 cards, or the previous leader's partner). The next trick is led by the taking team's captain
 (``trick_lead=winner``) or by the teams in turn (``alternate``). The game ends when the team
@@ -10,7 +11,10 @@ that just took a trick holds no card, or when a 2:2 leaves nobody with cards (th
 split in half). More cards taken wins; equal is a draw.
 
 Parameters (kernel indices): ``deck`` 36/52; ``lead_order`` 0 = ``clockwise``, 1 = ``team``;
-``trick_lead`` 0 = ``winner``, 1 = ``alternate``.
+``trick_lead`` 0 = ``winner``, 1 = ``alternate``. The designer's levers (RULES §0.7, each
+default the rules): ``first_seat`` the seat that leads the first trick (with ``alternate`` the
+tricks then alternate from its team); ``seating`` 0 = side by side, 1 = alternately;
+``komi`` cards added to team 0's cards taken before they are compared (negative: to team 1's).
 
 Actions: ``rank - 2`` (0..12) leads that rank; legal for the ranks the leader holds. Chance
 outcomes are the card ids of the deal. num_distinct_actions = 13. There are no passes: the
@@ -65,6 +69,7 @@ from skip_ai.kernel.state import (
     next_seat_with_cards,
     param,
     partner_of,
+    seat_teams,
     setup_deal,
     standard_deck,
     team_of,
@@ -83,15 +88,24 @@ from skip_ai.kernel.tricks import (
     returns_by_taken,
     split_table,
     take_table,
+    taken_scores,
     team_leader,
 )
-from skip_ai.kernel.tricks import taken_scores as scores  # noqa: F401  (kernel API)
 from skip_ai.kernel.tricks import write_observation as write_trick_observation
 from skip_ai.layout import Layout, taken_zones
 from skip_ai.pyspiel_wrapper import register
-from skip_ai.spec import DECK_36_52, GameSpec, Mirror, Param
+from skip_ai.spec import (
+    DECK_36_52,
+    SEATING,
+    GameSpec,
+    Mirror,
+    Param,
+    check_first_seat,
+    first_seat,
+    komi,
+)
 
-P_DECK, P_LEAD_ORDER, P_TRICK_LEAD = 0, 1, 2
+P_DECK, P_LEAD_ORDER, P_TRICK_LEAD, P_FIRST, P_SEATING, P_KOMI = 0, 1, 2, 3, 4, 5
 CLOCKWISE, TEAM = 0, 1
 WINNER, ALTERNATE = 0, 1
 
@@ -116,6 +130,7 @@ OBS_SIZE = OBS_COMMON + OBS_TRICKS + OBS_FOURS
 def init(params):
     s = new_state(STATE_SIZE, params)
     setup_deal(s, PLAYERS, standard_deck(params[P_DECK], False), 0, EXTRAS_3V3)
+    seat_teams(s, params[P_SEATING])
     init_tricks(s)
     for c in range(NUM_CARDS):
         s[FO_FROM + c] = -1
@@ -156,7 +171,8 @@ def _next_trick_leader(s, taker):
     """Who leads the next trick after ``taker`` took one and still holds cards (rule 4)."""
     if param(s, P_TRICK_LEAD) == WINNER:
         return team_leader(s, taker)
-    due = s[FO_TRICKS] % 2
+    # the tricks alternate from the team of the first leader (team 0 by the rules)
+    due = (s[FO_TRICKS] + team_of(s, param(s, P_FIRST))) % 2
     seat = team_leader(s, due)
     return seat if seat >= 0 else team_leader(s, 1 - due)
 
@@ -168,7 +184,7 @@ def apply_action(s, a):
     if cur == CHANCE:
         vis = deal_card(s, a)
         if not dealing(s):
-            s[H_CUR] = 0
+            s[H_CUR] = param(s, P_FIRST)
         return vis
     i = s[FO_NLEADS]
     s[FO_LEAD_RANK + i] = a
@@ -207,8 +223,13 @@ def apply_action(s, a):
 
 
 @njit(cache=True)
+def scores(s, out):
+    taken_scores(s, out, param(s, P_KOMI))
+
+
+@njit(cache=True)
 def returns(s, out):
-    returns_by_taken(s, out, False)
+    returns_by_taken(s, out, False, param(s, P_KOMI))
 
 
 @njit(cache=True)
@@ -256,7 +277,9 @@ def _table_lines(s) -> list[str]:
     leads = [_lead_text(s, i) for i in range(int(s[FO_TRICK_START]), int(s[FO_NLEADS]))]
     lines = [
         f"  table: {' | '.join(leads) or '(empty)'}",
-        text.taken_line(s, TEAM_NAMES) + f" (tricks: {int(s[FO_TRICKS])})",
+        text.taken_line(s, TEAM_NAMES)
+        + text.komi_note(int(param(s, P_KOMI)))
+        + f" (tricks: {int(s[FO_TRICKS])})",
     ]
     if _split(s):
         lines.append("  the last trick was split in half between the teams")
@@ -310,7 +333,17 @@ def _title(s) -> str:
         f"Fours, {int(param(s, P_DECK))} cards, lead_order="
         f"{LEAD_ORDERS[int(param(s, P_LEAD_ORDER))]}, "
         f"trick_lead={TRICK_LEADS[int(param(s, P_TRICK_LEAD))]}"
+        + text.lever_words(
+            int(param(s, P_FIRST)), bool(param(s, P_SEATING)), int(param(s, P_KOMI)), "leads first"
+        )
     )
+
+
+KOMI = (-8, -6, -4, -2, 0, 2, 4, 6, 8)
+"""The komi's choices, in cards taken. Tricks are whole ranks, so the margin moves in steps of
+4: an even komi that is not a multiple of 4 turns the draws into wins, a multiple of 4 a loss
+by that much into a draw. Between heuristic players the second team wins 54% and draws 9%
+(2,000 games), so a fair komi lies near +2."""
 
 
 SPEC = GameSpec(
@@ -334,6 +367,12 @@ SPEC = GameSpec(
             TRICK_LEADS,
             "who leads a new trick: the taking team's captain, or the teams in turn",
         ),
+        first_seat(
+            "the seat that leads the first trick (with trick_lead=alternate, its team's "
+            "tricks come first)"
+        ),
+        SEATING,
+        komi(KOMI, "cards taken"),
     ),
     num_players=lambda p: PLAYERS,
     num_distinct_actions=lambda p: NUM_ACTIONS,
@@ -349,5 +388,6 @@ SPEC = GameSpec(
     team_names=TEAM_NAMES,
     mirror=Mirror(swap_colours=False),
     public_record=public_record,
+    check=lambda p: check_first_seat("skip_fours", p),
 )
 register(SPEC)

@@ -2,9 +2,10 @@
 
 A stream is a row of columns of k cells (k = players per team; rows 0 = top .. k-1 =
 bottom). The team that starts a stream fills column 1, the other team column 2, and so on;
-within a column the team's members play one card each in seat order, so turns are plain
-clockwise. All cards of a column share one suit; the first column of a stream fixes the
-orientation (top higher than bottom, or lower) and every later column keeps it. Every card is
+within a column the team's members play one card each in seat order from its captain, so
+turns are plain clockwise while partners sit side by side (with ``seating=alternate``: 0, 2,
+then 1, 3 for four). All cards of a column share one suit; the first column of a stream fixes
+the orientation (top higher than bottom, or lower) and every later column keeps it. Every card is
 checked only against the cards already in its column; in the first column only the last card
 is checked (it must make the column monotone either way). Jokers (``jokers=true``): never in
 a stream's first column; elsewhere a joker may join a column whose cards have its colour, in
@@ -14,6 +15,12 @@ the whole stream goes to the other team, whose captain starts the next one (a pa
 empty table gives nothing; two in a row end the game). The game ends when the player to move
 holds no card; the table is then discarded. More cards taken wins; on equal cards
 ``tiebreak=values`` compares their total value (joker 11), ``draw`` calls it a draw.
+
+The designer's levers (RULES §0.7, each default the rules): ``first_seat`` the captain who
+starts the first stream (a column is filled from its team's captain, so a captain's seat
+only); ``seating`` 0 = side by side, 1 = alternately (the extra cards of an uneven deal still
+go to the captains); ``komi`` cards added to team 0's cards taken before they are compared
+(negative: to team 1's), the tiebreak deciding equal counts as before.
 
 Actions: ``row * 54 + c`` puts card ``c`` into the empty cell ``row`` of the current column;
 ``162`` is PASS. num_distinct_actions = 163. Chance outcomes are the card ids of the deal.
@@ -45,7 +52,7 @@ import numpy as np
 from numba import njit
 
 from skip_ai import cards, text
-from skip_ai.kernel.bits import bit, list_segments, sample_segments
+from skip_ai.kernel.bits import bit, list_segments, lowest, sample_segments
 from skip_ai.kernel.resample import plan_default as resample_plan  # noqa: F401  (kernel API)
 from skip_ai.kernel.resample import redeal as resample_planned  # noqa: F401  (kernel API)
 from skip_ai.kernel.resample import resample_hidden as resample  # noqa: F401  (kernel API)
@@ -66,9 +73,11 @@ from skip_ai.kernel.state import (
     new_state,
     param,
     prove_absent_mask,
+    seat_teams,
     setup_deal,
     standard_deck,
     team_of,
+    team_seats,
     write_common_observation,
 )
 
@@ -78,19 +87,30 @@ from skip_ai.kernel.state import undealt_cards as chance_outcomes  # noqa: F401 
 from skip_ai.kernel.tricks import (
     OBS_TRICKS,
     TK_TABLE,
+    TK_TAKEN,
+    TK_VALUE,
     TRICK_END,
     init_tricks,
     put_on_table,
     returns_by_taken,
     take_table,
+    taken_scores,
 )
-from skip_ai.kernel.tricks import taken_scores as scores  # noqa: F401  (kernel API)
 from skip_ai.kernel.tricks import write_observation as write_trick_observation
 from skip_ai.layout import Layout, taken_zones
 from skip_ai.pyspiel_wrapper import register
-from skip_ai.spec import DECK_36_52, PLAYERS_4_6, GameSpec, Mirror, Param
+from skip_ai.spec import (
+    DECK_36_52,
+    PLAYERS_4_6,
+    SEATING,
+    GameSpec,
+    Mirror,
+    Param,
+    first_seat,
+    komi,
+)
 
-P_PLAYERS, P_DECK, P_JOKERS, P_TIEBREAK = 0, 1, 2, 3
+P_PLAYERS, P_DECK, P_JOKERS, P_TIEBREAK, P_FIRST, P_SEATING, P_KOMI = range(7)
 TIEBREAKS = ("values", "draw")
 TB_VALUES = 0
 
@@ -108,6 +128,10 @@ PLAIN = np.int64((1 << 52) - 1)
 JOKERS = np.int64(3 << 52)
 EXTRAS_2V2 = np.array([0, 2], dtype=np.int64)
 """With jokers, 54 or 38 cards: the two extra cards go to the captains (RULES §9)."""
+EXTRAS_2V2_ALTERNATE = np.array([0, 1], dtype=np.int64)
+EXTRAS_3V3_ALTERNATE = np.array([0, 2, 1, 3], dtype=np.int64)
+"""The extra seats where partners sit alternately: the same roles as ``EXTRAS_2V2`` and
+``EXTRAS_3V3`` (the captains; each team's first and second member)."""
 
 GS_COL = TRICK_END
 GS_FILLED = GS_COL + 1
@@ -128,8 +152,12 @@ OBS_SIZE = OBS_EMPTY_PASS + 1
 def init(params):
     s = new_state(STATE_SIZE, params)
     players = params[P_PLAYERS]
-    extras = EXTRAS_2V2 if players == 4 else EXTRAS_3V3
+    if params[P_SEATING] == 0:
+        extras = EXTRAS_2V2 if players == 4 else EXTRAS_3V3
+    else:
+        extras = EXTRAS_2V2_ALTERNATE if players == 4 else EXTRAS_3V3_ALTERNATE
     setup_deal(s, players, standard_deck(params[P_DECK], params[P_JOKERS] != 0), 0, extras)
+    seat_teams(s, params[P_SEATING])
     init_tricks(s)
     _new_stream(s)
     return s
@@ -256,6 +284,14 @@ def random_legal(s, rng):
 
 
 @njit(cache=True, inline="always")
+def next_member(s, seat):
+    """The member of ``seat``'s team after it in seat order (-1 after the last): who plays
+    next into the team's column (rule 1)."""
+    later = team_seats(s, team_of(s, seat)) & ~((np.int64(2) << seat) - 1)
+    return lowest(later) if later else -1
+
+
+@njit(cache=True, inline="always")
 def _to_move(s, seat):
     """Rule 7: the game ends when the player to move holds no card."""
     s[H_CUR] = seat if s[HAND + seat] != 0 else TERMINAL
@@ -268,10 +304,9 @@ def apply_action(s, a):
     if cur == CHANCE:
         vis = deal_card(s, a)
         if not dealing(s):
-            s[H_CUR] = 0
+            s[H_CUR] = param(s, P_FIRST)
         return vis
-    n = s[H_PLAYERS]
-    k = n // 2
+    k = s[H_PLAYERS] // 2
     if a == PASS:
         # rule 6: forced, so it proves the passer holds no card that was legal anywhere
         m0, m1, m2 = _row_masks(s)
@@ -300,13 +335,22 @@ def apply_action(s, a):
             s[GS_ORIENT] = 1 if s[base] > s[base + k - 1] else -1
         s[GS_COL] += 1
         _new_column(s)
-    _to_move(s, (cur + 1) % n)
+        # the other team's column, from its captain (side by side: the next seat clockwise)
+        _to_move(s, captain(s, 1 - team_of(s, cur)))
+    else:
+        _to_move(s, next_member(s, cur))
     return all_seats(s)
 
 
 @njit(cache=True)
+def scores(s, out):
+    taken_scores(s, out, param(s, P_KOMI))
+
+
+@njit(cache=True)
 def returns(s, out):
-    returns_by_taken(s, out, param(s, P_TIEBREAK) == TB_VALUES)
+    """By the scores (komi included); on equal scores the tiebreak (rule 7)."""
+    returns_by_taken(s, out, param(s, P_TIEBREAK) == TB_VALUES, param(s, P_KOMI))
 
 
 @njit(cache=True)
@@ -370,16 +414,31 @@ def _stream_lines(s) -> list[str]:
 
 
 def _status_lines(s) -> list[str]:
-    lines = [*_stream_lines(s), text.taken_line(s, TEAM_NAMES, values=True)]
+    taken = text.taken_line(s, TEAM_NAMES, values=True) + text.komi_note(int(param(s, P_KOMI)))
+    lines = [*_stream_lines(s), taken]
     if int(s[H_CUR]) == TERMINAL and int(s[TK_TABLE]):
         lines.append("  (the cards on the table are discarded: they count for nobody)")
     return lines
 
 
+def _tie_note(s) -> str:
+    """The tiebreak's part of the result note; with a komi, the scores it made."""
+    values = param(s, P_TIEBREAK) == TB_VALUES
+    k = int(param(s, P_KOMI))
+    if not k:
+        return text.taken_tie_note(s, TEAM_NAMES, values)
+    a, b = int(s[TK_TAKEN]) + k, int(s[TK_TAKEN + 1])
+    note = f"with the komi ({k:+d}) {TEAM_NAMES[0]} counts {a} against {b}"
+    if a == b:
+        v0, v1 = int(s[TK_VALUE]), int(s[TK_VALUE + 1])
+        note += f"; the tiebreak, the cards' total value: {v0} against {v1}" if values else ""
+    return note
+
+
 def _result_note(s) -> str:
     """How the game was decided (``GameSpec.result_note``, rules 6–7): the tiebreak on
-    equal cards taken, and an end on a pass at an empty table."""
-    notes = [text.taken_tie_note(s, TEAM_NAMES, param(s, P_TIEBREAK) == TB_VALUES)]
+    equal cards taken (with a komi, the scores), and an end on a pass at an empty table."""
+    notes = [_tie_note(s)]
     if s[GS_EMPTY_PASS]:
         notes.append("the game ended after a pass on an empty table")
     return "; ".join(n for n in notes if n)
@@ -390,6 +449,9 @@ def _title(s) -> str:
         f"Guess, {text.players(s)} players, {int(param(s, P_DECK))} cards"
         + (" + 2 jokers" if param(s, P_JOKERS) else "")
         + f", tiebreak {TIEBREAKS[int(param(s, P_TIEBREAK))]}"
+        + text.lever_words(
+            int(param(s, P_FIRST)), bool(param(s, P_SEATING)), int(param(s, P_KOMI)), "starts"
+        )
     )
 
 
@@ -421,9 +483,25 @@ def _layout(s) -> Layout:
     return {"zones": [grid, *taken_zones(s, TEAM_NAMES)], "facts": facts}
 
 
+def captains(p: dict) -> tuple[int, int]:
+    """The captains' seats of the variant ``p``: 0 and k side by side, 0 and 1 alternately."""
+    return (0, 1) if p["seating"] == "alternate" else (0, p["players"] // 2)
+
+
 def _check(p: dict) -> None:
     if p["jokers"] and p["players"] != 4:
         raise ValueError(f"skip_guess: jokers=true needs players=4 (got players={p['players']})")
+    if p["first_seat"] not in captains(p):
+        raise ValueError(
+            f"skip_guess: first_seat={p['first_seat']} is not a captain's seat (a column is "
+            f"filled from its team's captain): {' or '.join(map(str, captains(p)))} here"
+        )
+
+
+KOMI = (-8, -6, -4, -2, 0, 2, 4, 6, 8)
+"""The komi's choices, in cards taken: between heuristic players the second team takes about
+5 cards more on average (median 6.5, 2,000 games of the default variant), so a fair komi
+lies near +6."""
 
 
 def _cards_in_play(p: dict) -> int:
@@ -448,6 +526,9 @@ SPEC = GameSpec(
             auto=lambda p: "draw" if p["jokers"] else "values",
             auto_doc="draw with jokers, else values",
         ),
+        first_seat("the captain who starts the first stream (a captain's seat only)"),
+        SEATING,
+        komi(KOMI, "cards taken"),
     ),
     num_players=lambda p: p["players"],
     num_distinct_actions=lambda p: 163,

@@ -163,17 +163,18 @@ def pass_turn(s, seat):
 
 
 @njit(cache=True, inline="always")
-def taken_scores(s, out):
-    """``scores()`` of the trick games: cards taken per team."""
-    out[0] = s[TK_TAKEN]
+def taken_scores(s, out, komi):
+    """``scores()`` of the trick games: cards taken per team, the ``komi`` lever added to
+    team 0's (the numbers the rules compare)."""
+    out[0] = s[TK_TAKEN] + komi
     out[1] = s[TK_TAKEN + 1]
 
 
 @njit(cache=True)
-def returns_by_taken(s, out, tiebreak_values):
-    """+1/-1 per seat by cards taken (then by their value if ``tiebreak_values``), 0 on a
-    draw."""
-    d = s[TK_TAKEN] - s[TK_TAKEN + 1]
+def returns_by_taken(s, out, tiebreak_values, komi):
+    """+1/-1 per seat by cards taken, ``komi`` added to team 0's (then by their value if
+    ``tiebreak_values``), 0 on a draw."""
+    d = s[TK_TAKEN] + komi - s[TK_TAKEN + 1]
     if d == 0 and tiebreak_values:
         d = s[TK_VALUE] - s[TK_VALUE + 1]
     sign = 1.0 if d > 0 else (-1.0 if d < 0 else 0.0)

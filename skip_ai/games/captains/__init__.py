@@ -11,6 +11,11 @@ game), PASS only when nothing else is possible; Little Country's CHILD, LAY_PELI
 PELICAN_CHILD (``actions``). The game ends after n consecutive passes or when nobody holds a
 card; more piles wins, then the higher total value of the piles, else a draw.
 
+Levers (RULES §0.7, ``spec``, the same in both games; their defaults are the rules):
+``first_seat``, the seat that moves first; ``seating``, partners alternately (Red on the even
+seats; the extra cards still go to the teams in turn, ``deal.extras_for``); ``komi``, piles
+added to Red's count, the tiebreak deciding where it levels the counts.
+
 This package is the game kernel module the engine and the wrapper use (``kernel.engine``):
 its attributes below are the kernel functions and the names the heuristic player and the
 tests read. Its modules, from the bottom up:

@@ -1,14 +1,21 @@
 """The start of Two Captains and Little Country: the deck (jokers and pelicans when asked),
-who gets the extra cards, the initial state. The deal is the game's only chance event
-(``kernel.state.undealt_cards``)."""
+who gets the extra cards, the seating of the teams, the initial state. The deal is the game's
+only chance event (``kernel.state.undealt_cards``)."""
 
 import numpy as np
 from numba import njit
 
 from skip_ai.kernel.fields import init_fields
-from skip_ai.kernel.state import EXTRAS_3V3, PELICAN0, new_state, setup_deal, standard_deck
+from skip_ai.kernel.state import (
+    EXTRAS_3V3,
+    PELICAN0,
+    new_state,
+    seat_teams,
+    setup_deal,
+    standard_deck,
+)
 
-from .layout import P_DECK, P_JOKERS, P_PELICANS, P_PLAYERS, STATE_SIZE
+from .layout import P_DECK, P_JOKERS, P_PELICANS, P_PLAYERS, P_SEATING, STATE_SIZE
 
 
 @njit(cache=True)
@@ -23,6 +30,17 @@ def extra_seats(players):
 
 
 @njit(cache=True)
+def extras_for(players, odd_cards, seating):
+    """Who gets the extra cards of an uneven deal. Side by side: §0.3's seats, or with jokers
+    or pelicans (``odd_cards``) §4's. Both rules give the extras to the teams in turn by the
+    seats' places in their teams (captains first); with partners sitting alternately
+    (``seating`` 1) that order is the seats' own, 0, 1, 2, ..."""
+    if seating == 1:
+        return np.arange(players)
+    return extra_seats(players) if odd_cards else EXTRAS_3V3
+
+
+@njit(cache=True)
 def init(params):
     s = new_state(STATE_SIZE, params)
     players, jokers, pelicans = params[P_PLAYERS], params[P_JOKERS], params[P_PELICANS]
@@ -31,7 +49,8 @@ def init(params):
     deck[: len(plain)] = plain
     for i in range(pelicans):
         deck[len(plain) + i] = PELICAN0 + i
-    extras = EXTRAS_3V3 if not (jokers or pelicans) else extra_seats(players)
-    setup_deal(s, players, deck, 0, extras)
+    seating = params[P_SEATING]
+    setup_deal(s, players, deck, 0, extras_for(players, jokers != 0 or pelicans != 0, seating))
+    seat_teams(s, seating)
     init_fields(s)
     return s

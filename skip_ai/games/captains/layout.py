@@ -20,6 +20,9 @@ from skip_ai.kernel.fields import FIELDS_END
 from skip_ai.kernel.state import MAX_CARDS
 
 P_PLAYERS, P_DECK, P_JOKERS, P_LITTLE, P_PELICANS = 0, 1, 2, 3, 4
+P_FIRST, P_SEATING, P_KOMI = 5, 6, 7
+"""The levers' slots (``spec``): the seat that moves first, partners side by side (0) or
+alternately (1), the piles added to Red's count."""
 MAX_PILE = 3
 
 MARRIED, CHILD, PROTECTED, PELICAN_CHILD = 1, 2, 4, 8

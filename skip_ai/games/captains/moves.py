@@ -36,7 +36,7 @@ from skip_ai.kernel.state import (
 
 from .actions import ADD0, BEAT0, CHILD0, LAY_PELICAN0, PASS, PELICAN_CHILD0
 from .deck import JOKERS, PELICANS, SUIT_CARDS, colour_mask
-from .layout import CP_ADDABLE, CP_BEAT, CP_CHILDREN, CP_GUARDED, P_LITTLE
+from .layout import CP_ADDABLE, CP_BEAT, CP_CHILDREN, CP_GUARDED, P_FIRST, P_LITTLE
 from .little_country import (
     can_bear_child,
     child_suits,
@@ -240,7 +240,7 @@ def apply_action(s, a):
     if cur == CHANCE:
         vis = deal_card(s, a)
         if not dealing(s):
-            s[H_CUR] = 0
+            s[H_CUR] = param(s, P_FIRST)
     else:
         _move(s, cur, a)
     return vis

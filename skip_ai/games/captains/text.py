@@ -22,6 +22,7 @@ from .layout import (
     MARRIED,
     P_DECK,
     P_JOKERS,
+    P_KOMI,
     P_LITTLE,
     P_PELICANS,
     PELICAN_CHILD,
@@ -76,21 +77,28 @@ def field_lines(s) -> list[str]:
             f"  {TEAM_NAMES[team]} field ({len(piles)} piles, value "
             f"{int(field_sum(s, team))}): " + ("  ".join(_pile_text(s, b) for b in piles) or "-")
         )
+    komi = int(param(s, P_KOMI))
+    if komi:
+        lines.append(f"  komi: {komi:+d} piles to {TEAM_NAMES[0]}")
     lines.append(f"  consecutive passes: {int(s[F_PASSES])}")
     return lines
 
 
 def result_note(s) -> str:
     """The tiebreak, when the piles are equal (``GameSpec.result_note``, RULES §3.4): the
-    higher total value of the field's piles wins, else a draw."""
-    piles = int(field_count(s, 0))
-    if piles != int(field_count(s, 1)):
-        return ""
+    higher total value of the field's piles wins, else a draw; with a komi, what it made of
+    Red's piles."""
+    komi = int(param(s, P_KOMI))
+    red, black = int(field_count(s, 0)), int(field_count(s, 1))
+    with_komi = f"{TEAM_NAMES[0]} {red} piles with the komi {komi:+d}" if komi else ""
+    if red + komi != black:
+        return f"{with_komi}: {red + komi} against {black}" if komi else ""
     v0, v1 = int(field_sum(s, 0)), int(field_sum(s, 1))
+    piles = f"{with_komi}: {black} each" if komi else f"{red} piles each"
     if v0 == v1:
-        return f"{piles} piles each, and the tiebreak, the piles' total value, is level too: {v0}"
+        return f"{piles}, and the tiebreak, the piles' total value, is level too: {v0}"
     return (
-        f"{piles} piles each; the tiebreak is the piles' total value: "
+        f"{piles}; the tiebreak is the piles' total value: "
         f"{TEAM_NAMES[0]} {v0}, {TEAM_NAMES[1]} {v1}"
     )
 

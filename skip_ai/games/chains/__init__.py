@@ -19,6 +19,11 @@ maximal run of cards of one suit with consecutive ranks, each orthogonally adjac
 next, at least 2 long; it is worth length² plus 2 per J, 3 per Q, 4 per K, 5 per A. Each team
 scores the chains of its colour; higher wins, equal is a draw.
 
+Levers (RULES §0.7, ``spec``; their defaults are the rules above): ``first_seat``, the seat
+that places the first card; ``seating``, partners alternately (Red on the even seats: the deal
+by colour follows the teams' seats, and the seat opposite, n-1-i, is an opponent either way);
+``komi``, chain points added to Red's score.
+
 Actions: chance outcomes are card ids. Placing card ``c`` at (dr, dc) relative to the first
 card is ``c * C + (dr + N - 1) * W + (dc + N - 1)`` with W = 2N - 1, C = W²;
 num_distinct_actions = 54 * C.

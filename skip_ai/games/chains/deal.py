@@ -21,6 +21,7 @@ from skip_ai.kernel.state import (
     new_state,
     param,
     plan_round_robin,
+    seat_teams,
     standard_deck,
     team_of,
     team_seats,
@@ -35,7 +36,9 @@ from .layout import (
     CH_NEAR_N,
     CH_PER_SEAT,
     P_DECK,
+    P_FIRST,
     P_PLAYERS,
+    P_SEATING,
     RED_CARDS,
     STATE_SIZE,
     draws_per_seat,
@@ -47,8 +50,11 @@ def init(params):
     s = new_state(STATE_SIZE, params)
     players, deck_size = params[P_PLAYERS], params[P_DECK]
     init_common(s, players, standard_deck(deck_size, False))
+    seat_teams(s, params[P_SEATING])
     seats = np.empty(MAX_SEATS, np.int64)
-    for team in range(2):  # Red's seats the red half, then Black's the black; extras: first two
+    # Red's seats the red half, then Black's the black; extras: each team's first two seats
+    # (side by side 0, 1 and k, k+1; alternately 0, 2 and 1, 3)
+    for team in range(2):
         n = to_list(team_seats(s, team), seats)
         plan_round_robin(s, deck_size // 2, seats[:n], seats[:2])
     s[CH_PER_SEAT] = draws_per_seat(players, deck_size)
@@ -87,7 +93,9 @@ def sample_chance(s, rng):
 
 @njit(cache=True, inline="always")
 def draw_blind(s, a):
-    """A blind draw: card ``a`` goes from the opposite seat's hand to the drawer's."""
+    """A blind draw: card ``a`` goes from the opposite seat's hand to the drawer's. The seat
+    opposite seat i, n-1-i, is an opponent however the partners sit (i and n-1-i differ in
+    parity, n being even), so the draws keep their sense under the ``seating`` lever."""
     n = s[H_PLAYERS]
     drawer = s[CH_DRAWER]
     source = n - 1 - drawer
@@ -99,5 +107,6 @@ def draw_blind(s, a):
         left = s[CH_PER_SEAT]
     s[CH_LEFT] = left
     s[CH_DRAWER] = nxt
-    s[H_CUR] = 0 if nxt == n else CHANCE  # after the last draw seat 0 starts
+    # after the last draw the first seat starts (the rules: seat 0)
+    s[H_CUR] = param(s, P_FIRST) if nxt == n else CHANCE
     return (1 << drawer) | (1 << source)

@@ -22,7 +22,9 @@ from numba import njit
 
 from skip_ai.kernel.state import GAME, NUM_CARDS, param
 
-P_PLAYERS, P_DECK = 0, 1
+P_PLAYERS, P_DECK, P_FIRST, P_SEATING, P_KOMI = 0, 1, 2, 3, 4
+"""The rule parameters, then the levers' slots (``spec``): the seat that moves first,
+partners side by side (0) or alternately (1), the chain points added to Red's score."""
 SHORT = 4
 """The short side of the table."""
 MAX_N = 13

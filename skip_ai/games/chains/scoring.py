@@ -1,13 +1,13 @@
 """Chains' chains and the outcome (rule 3): the links of a table, each chain's worth, the
-scores and the returns."""
+scores (the ``komi`` lever added to Red's) and the returns."""
 
 import numpy as np
 from numba import njit
 
 from skip_ai.kernel.bits import lowest, popcount
-from skip_ai.kernel.state import H_PLAYERS, team_of
+from skip_ai.kernel.state import H_PLAYERS, param, team_of
 
-from .layout import ACES, CH_CELL, JACKS, KINGS, QUEENS, colour, grid_width
+from .layout import ACES, CH_CELL, JACKS, KINGS, P_KOMI, QUEENS, colour, grid_width
 
 
 @njit(cache=True)
@@ -66,13 +66,13 @@ def chains(links, starts, lengths):
 @njit(cache=True)
 def scores(s, out):
     red, black, _ = chains(links_of(s, CH_CELL, grid_width(s)), None, None)
-    out[0] = red
+    out[0] = red + param(s, P_KOMI)
     out[1] = black
 
 
 @njit(cache=True)
 def returns(s, out):
     red, black, _ = chains(links_of(s, CH_CELL, grid_width(s)), None, None)
-    diff = np.sign(red - black)
+    diff = np.sign(red + param(s, P_KOMI) - black)
     for seat in range(s[H_PLAYERS]):
         out[seat] = diff if team_of(s, seat) == 0 else -diff

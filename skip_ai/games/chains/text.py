@@ -6,7 +6,7 @@ import numpy as np
 from skip_ai import cards, text
 from skip_ai.kernel.state import KNOWN, LOC, NUM_CARDS, param
 
-from .layout import CH_CELL, MAX_CHAINS, P_DECK
+from .layout import CH_CELL, MAX_CHAINS, P_DECK, P_KOMI
 from .scoring import chain_value, chains, links_of
 
 TEAM_NAMES = ("Red", "Black")
@@ -90,9 +90,14 @@ def _chain_lines(s) -> list[str]:
     for start, length in zip(starts[:count].tolist(), lengths[:count].tolist()):
         body = "-".join(cards.to_str(c) for c in range(start, start + length))
         per_team[0 if start >= 26 else 1].append(f"{body}={chain_value(start, length)}")
-    return [
+    lines = [
         f"  chains: {TEAM_NAMES[t]} {totals[t]} ({' '.join(per_team[t]) or '-'})" for t in range(2)
     ]
+    komi = int(param(s, P_KOMI))
+    if komi:
+        red, black = totals[0] + komi, totals[1]
+        lines.append(f"  komi: {komi:+d} to {TEAM_NAMES[0]}: {red} against {black}")
+    return lines
 
 
 def _known_lines(s, p: int) -> list[str]:

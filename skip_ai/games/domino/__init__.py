@@ -10,6 +10,9 @@ empty table). When the team that did not place the last card has all passed sinc
 team takes the table; its captain (or the next member with cards) leads. The game ends when
 the team that just took a trick holds no card; more cards taken wins.
 
+Levers (RULES §0.7, default: the rules): ``first_seat`` leads the first trick; ``seating`` seats
+partners alternately; ``komi`` adds cards to team 0's count before the counts are compared.
+
 Actions (num_distinct_actions = 163):
 
 - ``c`` (0..53): place card ``c`` — any card on an empty table, else next to the last card

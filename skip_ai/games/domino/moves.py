@@ -21,7 +21,7 @@ from skip_ai.kernel.state import (
 from skip_ai.kernel.tricks import TK_LAST_CARD, TK_TABLE, pass_turn, put_on_table
 
 from .grid import ABOVE, BELOW, CENTER, DM_NEXT, DM_OWNER, DM_ROW, PASS, clear_grid, placements
-from .layout import P_VOLUNTARY
+from .layout import P_FIRST, P_VOLUNTARY
 
 
 @njit(cache=True, inline="always")
@@ -67,7 +67,7 @@ def apply_action(s, a):
     if cur == CHANCE:
         vis = deal_card(s, a)
         if not dealing(s):
-            s[H_CUR] = 0
+            s[H_CUR] = param(s, P_FIRST)
     elif a == PASS:
         if s[HAND + cur] != 0 and not param(s, P_VOLUNTARY):
             # a forced pass: the passer holds none of the cards that could have been placed

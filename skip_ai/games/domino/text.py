@@ -5,7 +5,7 @@ from skip_ai.kernel.state import param
 from skip_ai.kernel.tricks import TK_LAST_CARD, TK_TABLE
 
 from .grid import DM_OWNER, NO_ROW, NUM_ROWS, PASS
-from .layout import P_DECK, P_REMOVE4, P_VOLUNTARY
+from .layout import P_DECK, P_KOMI, P_REMOVE4, P_VOLUNTARY
 
 TEAM_NAMES = ("team 0", "team 1")
 SUIT_NAMES = ("spades", "clubs", "diamonds", "hearts")
@@ -48,7 +48,7 @@ def table_lines(s) -> list[str]:
     lines = [text.table_line(s, "table", text.mask_text(s[TK_TABLE]) if s[TK_TABLE] else "")]
     if s[TK_TABLE]:
         lines += grid_lines(s)
-    return lines + [text.taken_line(s, TEAM_NAMES)]
+    return lines + [text.taken_line(s, TEAM_NAMES) + text.komi_note(int(param(s, P_KOMI)))]
 
 
 def title(s) -> str:

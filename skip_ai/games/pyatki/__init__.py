@@ -22,6 +22,10 @@ attacker's team; attacker and defender are the members who sat out the last exch
 hold cards, else their partners (§2.4). A team whose two players hold no cards wins (±1); the
 cap is a draw.
 
+Levers (RULES §0.7; ``layout.P_HAND`` …): ``hand_size`` (Pyatki; 5 by the rules), ``opener``
+(both: the holder of the lowest trump by the rules, or a named seat, which reveals no card) and
+``trump_card`` (pairs: the last dealt card by the rules, or the first, seat 0's).
+
 Actions (both): ``c`` (0..53) adds card ``c`` to the attack; ``54`` ATTACK; ``55 + d`` covers
 the current attacking card with ``d``; ``109`` TAKE. Chance outcomes are card ids.
 num_distinct_actions = 110.

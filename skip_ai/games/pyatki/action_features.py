@@ -80,9 +80,9 @@ from skip_ai.kernel.attack import (
     limit,
 )
 from skip_ai.kernel.bits import bit, lowest, popcount
-from skip_ai.kernel.state import DECK, H_PLAYERS, HAND, KNOWN
+from skip_ai.kernel.state import DECK, H_PLAYERS, HAND, KNOWN, param
 
-from .layout import HAND_SIZE
+from .layout import P_HAND
 from .worth import next_step, rank_worth
 
 VERSION = 1
@@ -118,7 +118,7 @@ _SUITS = np.int64(1) | np.int64(1) << 13 | np.int64(1) << 26 | np.int64(1) << 39
 def _stock_skips_defender(s, attacker_left):
     """After this exchange the stock will not reach the defender: the attacker, holding
     ``attacker_left`` cards, refills first and takes what is left of it."""
-    return popcount(s[DECK]) <= max(0, HAND_SIZE - attacker_left)
+    return popcount(s[DECK]) <= max(0, param(s, P_HAND) - attacker_left)
 
 
 @njit(cache=True, inline="always")

@@ -26,10 +26,13 @@ from skip_ai.kernel.state import (
 
 from .layout import (
     DEAL,
-    HAND_SIZE,
+    FIRST,
     P_DECK,
+    P_HAND,
+    P_OPENER,
     P_PAIRS,
     P_PLAYERS,
+    P_TRUMP_CARD,
     PLAY,
     PY_DRAWER,
     PY_INIT_HAND,
@@ -52,7 +55,7 @@ def init(params):
     players = params[P_PLAYERS]
     deck = standard_deck(params[P_DECK], False)
     init_common(s, players, deck)
-    dealt = len(deck) if params[P_PAIRS] else HAND_SIZE * players
+    dealt = len(deck) if params[P_PAIRS] else params[P_HAND] * players
     plan_round_robin(s, dealt, np.arange(players), EXTRAS_3V3)
     init_attack(s)
     s[PY_TRUMP_CARD] = -1
@@ -87,20 +90,26 @@ def sample_chance(s, rng):
 
 @njit(cache=True, inline="always")
 def _first_exchange(s):
-    """The holder of the lowest trump attacks (seat 0 if nobody holds a trump): Pyatki's
-    opener attacks the next seat, the pairs' opener the opposite one. In the pairs game the
-    lowest trump is the deck's lowest, so everybody then knows where it is."""
+    """The holder of the lowest trump attacks (seat 0 if nobody holds a trump), or the seat
+    the ``opener`` lever names: Pyatki's opener attacks the next seat, the pairs' opener the
+    opposite one. In the pairs game the lowest trump is the deck's lowest, so by the rules
+    everybody then knows where it is."""
     trumps = ROW << (13 * s[AT_TRUMP])
     held = np.int64(0)
     for seat in range(s[H_PLAYERS]):
         held |= s[HAND + seat]
-    opener = 0
-    if held & trumps:
+    chosen = param(s, P_OPENER)
+    if chosen:
+        opener = chosen - 1
+    elif held & trumps:
         opener = s[LOC + lowest(held & trumps)]
+    else:
+        opener = 0
     s[PY_OPENER] = opener
     s[PY_STAGE] = PLAY
     if param(s, P_PAIRS):
-        s[KNOWN + lowest(held & trumps)] = all_seats(s)
+        if not chosen:
+            s[KNOWN + lowest(held & trumps)] = all_seats(s)
         start_exchange(s, opener, s[H_PLAYERS] - 1 - opener)
     else:
         for seat in range(s[H_PLAYERS]):
@@ -109,24 +118,38 @@ def _first_exchange(s):
 
 
 @njit(cache=True, inline="always")
+def _show_trump(s, c):
+    """Card ``c`` is shown to all; its suit is trump."""
+    s[PY_TRUMP_CARD] = c
+    s[KNOWN + c] = all_seats(s)
+    s[AT_TRUMP] = c // 13
+
+
+@njit(cache=True, inline="always")
+def _shows_trump(s):
+    """Pairs: is the card just dealt the one whose suit is trump — the last dealt (seat 3's),
+    or with the ``trump_card`` lever the first (seat 0's)?"""
+    if param(s, P_TRUMP_CARD) == FIRST:
+        return s[PY_TRUMP_CARD] < 0
+    return not dealing(s)
+
+
+@njit(cache=True, inline="always")
 def deal(s, c):
     vis = deal_card(s, c)
-    if not dealing(s):
-        if param(s, P_PAIRS):  # the last dealt card is shown: its suit is trump
-            s[KNOWN + c] = all_seats(s)
-            s[PY_TRUMP_CARD] = c
-            s[AT_TRUMP] = c // 13
-            _first_exchange(s)
+    if param(s, P_PAIRS):
+        if _shows_trump(s):
+            _show_trump(s, c)
             vis = all_seats(s)
-        else:
-            s[PY_STAGE] = TURN
+        if not dealing(s):
+            _first_exchange(s)
+    elif not dealing(s):
+        s[PY_STAGE] = TURN
     return vis
 
 
 @njit(cache=True, inline="always")
 def turn_trump(s, c):
     """The trump card lies face up under the stock, drawn last."""
-    s[PY_TRUMP_CARD] = c
-    s[KNOWN + c] = all_seats(s)
-    s[AT_TRUMP] = c // 13
+    _show_trump(s, c)
     _first_exchange(s)

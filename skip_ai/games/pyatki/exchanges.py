@@ -20,7 +20,7 @@ from skip_ai.kernel.state import (
 
 from .layout import (
     DRAW,
-    HAND_SIZE,
+    P_HAND,
     P_MAX,
     P_PAIRS,
     P_PLACES,
@@ -81,11 +81,12 @@ def attack(s):
 
 @njit(cache=True, inline="always")
 def refill(s):
-    """The attacker, then the defender, draw up to 5 while the stock lasts: a chance node per
-    card, except the trump card, drawn last in plain sight. Then the exchange ends."""
+    """The attacker, then the defender, draw up to 5 (the ``hand_size`` lever) while the stock
+    lasts: a chance node per card, except the trump card, drawn last in plain sight. Then the
+    exchange ends."""
     while s[PY_DRAWER] >= 0:
         seat = s[PY_DRAWER]
-        if s[DECK] != 0 and popcount(s[HAND + seat]) < HAND_SIZE:
+        if s[DECK] != 0 and popcount(s[HAND + seat]) < param(s, P_HAND):
             trump_card = s[PY_TRUMP_CARD]
             if s[DECK] != bit(trump_card):
                 s[PY_STAGE] = DRAW

@@ -19,7 +19,15 @@ from skip_ai.kernel.attack import ATTACK_END
 from skip_ai.kernel.state import MAX_SEATS
 
 P_PLAYERS, P_DECK, P_PLACES, P_MAX, P_PAIRS = 0, 1, 2, 3, 4
+P_HAND, P_OPENER, P_TRUMP_CARD = 5, 6, 7
+"""The levers (RULES §0.7): the hand size (Pyatki), who attacks first (0: the holder of the
+lowest trump, as the rules say; ``1 + k``: seat ``k``), which dealt card shows the trump
+(pairs: 0 the last, as the rules say; 1 the first)."""
 HAND_SIZE = 5
+"""The rules' hand size; the ``hand_size`` lever's default."""
+LAST, FIRST = 0, 1
+"""The ``trump_card`` lever (pairs): the trump is the suit of the last (seat 3's) or the
+first (seat 0's) dealt card."""
 DEAL, TURN, PLAY, DRAW = 0, 1, 2, 3
 
 PY_STAGE = ATTACK_END

@@ -32,10 +32,15 @@ from skip_ai.kernel.state import (
 from .layout import (
     DEAL,
     DRAW,
+    FIRST,
+    HAND_SIZE,
     P_DECK,
+    P_HAND,
     P_MAX,
+    P_OPENER,
     P_PAIRS,
     P_PLACES,
+    P_TRUMP_CARD,
     PLAY,
     PY_CAPPED,
     PY_DRAWER,
@@ -95,13 +100,30 @@ def chance_text(s) -> str:
     }.get(int(s[PY_STAGE]), "chance")
 
 
+def _trump_source(s) -> str:
+    """Pairs: which dealt card shows the trump (the ``trump_card`` lever)."""
+    return "first" if param(s, P_TRUMP_CARD) == FIRST else "last"
+
+
+def _levers(s) -> str:
+    """The levers away from the rules, for the title."""
+    notes = []
+    if not _pairs(s) and param(s, P_HAND) != HAND_SIZE:
+        notes.append(f", {int(param(s, P_HAND))} cards in hand")
+    if _pairs(s) and param(s, P_TRUMP_CARD) == FIRST:
+        notes.append(", trump from the first dealt card")
+    if param(s, P_OPENER):
+        notes.append(f", seat {int(param(s, P_OPENER)) - 1} attacks first")
+    return "".join(notes)
+
+
 def title(s) -> str:
     deck = int(param(s, P_DECK))
     cap = int(param(s, P_MAX))
     if _pairs(s):
-        return f"Pyatki for pairs, {deck} cards, cap {cap} exchanges"
+        return f"Pyatki for pairs, {deck} cards, cap {cap} exchanges{_levers(s)}"
     places = ", places" if param(s, P_PLACES) else ""
-    return f"Pyatki, {_n(s)} players, {deck} cards{places}, cap {cap} exchanges"
+    return f"Pyatki, {_n(s)} players, {deck} cards{places}, cap {cap} exchanges{_levers(s)}"
 
 
 def _trump_line(s) -> str:
@@ -110,7 +132,7 @@ def _trump_line(s) -> str:
         return "  trump: not turned yet"
     suit = cards.SUIT_SYMBOLS[card // 13]
     if _pairs(s):
-        return f"  trump: {suit} (the last dealt card, {cards.to_str(card)})"
+        return f"  trump: {suit} (the {_trump_source(s)} dealt card, {cards.to_str(card)})"
     stock = popcount(s[DECK])
     where = "under the stock" if (int(s[DECK]) >> card) & 1 else "drawn"
     return f"  trump: {suit} ({cards.to_str(card)}, {where}); stock: {stock} cards"

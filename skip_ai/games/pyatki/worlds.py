@@ -2,12 +2,12 @@
 public events that depend on hidden cards.
 
 What a player knows, beyond the common state: accepted cards, picked cards, a drawn trump
-card and (pairs) the last dealt card and the lowest trump are known to every seat
-(``KNOWN``); stock draws are seen by the drawer only. Two public events depend on hidden
+card and (pairs) the dealt card showing the trump and the lowest trump are known to every
+seat (``KNOWN``); stock draws are seen by the drawer only. Two public events depend on hidden
 cards, and ``resample`` keeps both: who attacked first (Pyatki: the opener held the lowest
-trump of the initial hands, or nobody held one and he is seat 0; shown as the information
-state's ``public_record``), and, while an attack is built, that the attacker holds higher
-cards completing his picks.
+trump of the initial hands, or nobody held one and he is seat 0 — unless the ``opener`` lever
+named him, which reveals nothing; shown as the information state's ``public_record``), and,
+while an attack is built, that the attacker holds higher cards completing his picks.
 """
 
 import numpy as np
@@ -30,7 +30,7 @@ from skip_ai.kernel.resample import plan_player_only as resample_plan  # noqa: F
 from skip_ai.kernel.rng import below, uniform
 from skip_ai.kernel.state import H_CUR, H_PLAYERS, HAND, LOC, MAX_SEATS, NUM_CARDS, param
 
-from .layout import P_PAIRS, PLAY, PY_INIT_HAND, PY_OPENER, PY_STAGE
+from .layout import P_OPENER, P_PAIRS, PLAY, PY_INIT_HAND, PY_OPENER, PY_STAGE
 
 WORLD_TRIES = 100
 """Resampled worlds drawn before the attacker's hidden cards are kept (see ``resample``)."""
@@ -78,7 +78,8 @@ def _sample_world(s, cards_, places, initial, m, keep, rng, assign):
     """Fill ``assign`` (slot i gets card ``cards_[assign[i]]``): a slot with ``keep[i] ≥ 0``
     keeps card ``cards_[keep[i]]``, the other hidden cards go uniformly over the other slots
     among the worlds in which the opener still held the lowest trump of the initial hands
-    (Pyatki §1.3). ``initial[i]``: slot ``i`` belongs to its seat's initial hand.
+    (Pyatki §1.3; not when the ``opener`` lever named him, which reveals nothing).
+    ``initial[i]``: slot ``i`` belongs to its seat's initial hand.
 
     Only the hidden trumps below every fixed initial trump ("low") can change the opener: the
     lowest of them that lands in an initial hand must land in the opener's. They are placed
@@ -98,7 +99,7 @@ def _sample_world(s, cards_, places, initial, m, keep, rng, assign):
             moving |= bit(cards_[j])
     # where the lowest fixed initial trumps are: the opener's, everybody else's
     own, other = NONE, NONE
-    if not param(s, P_PAIRS):
+    if not param(s, P_PAIRS) and not param(s, P_OPENER):
         for seat in range(s[H_PLAYERS]):
             fixed = s[PY_INIT_HAND + seat] & ~moving & trumps
             if fixed:
