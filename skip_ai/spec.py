@@ -108,6 +108,7 @@ PARAM_LABELS = {
     "opener": "Who attacks first",
     "trump_card": "The dealt card that shows the trump",
     "end": "When the game ends",
+    "tie": "Who wins on equal scores",
 }
 """Every game parameter's label, by name (a name means the same in every game that takes it):
 what the start page of ``skip-ai serve`` and ``skip-ai games`` show instead of the code name;
@@ -151,6 +152,18 @@ SEATING = Param(
 def first_seat(doc: str = "the seat that moves first (the rules: seat 0)") -> Param:
     """Which seat moves first, as a lever (most games: seat 0 starts, RULES §0.2)."""
     return Param("first_seat", 0, (0, 1, 2, 3, 4, 5), doc, lever=True)
+
+
+TIE = Param(
+    "tie",
+    "draw",
+    ("draw", "first", "second"),
+    "equal scores are a draw, or won by the first team (team 0, Red), or by the second",
+    lever=True,
+)
+"""A tie rule as a lever, for a game whose ties only a komi makes (Columns): with an integer
+komi and equal scores won by one side, the komi acts as half a point more or less."""
+TIE_DRAW, TIE_FIRST, TIE_SECOND = 0, 1, 2
 
 
 def check_first_seat(game: str, params: dict) -> None:

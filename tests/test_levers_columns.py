@@ -111,3 +111,33 @@ def test_the_agents_play_every_lever(variant, agent):
     bots = [make_agent(agent, game, seed=p) for p in range(game.num_players())]
     state = play(game.new_initial_state(), bots, make_rng(3))
     assert state.is_terminal() and sum(state.returns()) == 0
+
+
+def _close_game(game_string: str) -> pyspiel.State:
+    """Seed 0's random game: Black 1 to 6 finish-line cards ahead at the rules."""
+    game = pyspiel.load_game(game_string)
+    rng = np.random.default_rng(0)
+    while True:
+        state = game.new_initial_state()
+        seed = int(rng.integers(1 << 30))
+        play(state, [make_agent("random", game, seed=seed)] * 4, make_rng(seed))
+        red, black = state.scores()
+        komi = game.resolved["komi"]
+        if 1 <= black - (red - komi) <= 6:
+            return state
+
+
+def test_the_tie_rule_decides_equal_counts_only():
+    base = _close_game("skip_columns")
+    red, black = base.scores()
+    komi = int(black - red)
+    history = base.history()
+    for tie, result in [("draw", 0.0), ("first", 1.0), ("second", -1.0)]:
+        for k, expected in [(komi, result), (komi - 1, -1.0)]:  # unequal counts: untouched
+            game = pyspiel.load_game(f"skip_columns(komi={k},tie={tie})")
+            state = game.new_initial_state()
+            for a in history:
+                state.apply_action(a)
+            assert state.returns()[0] == expected
+            note = game.spec.result_note(state._s)
+            assert ("wins the tie" in note) == (k == komi and tie != "draw")

@@ -108,7 +108,7 @@ def test_colour_swap_turns_each_card_into_the_same_rank_of_the_other_colour():
 
 
 def test_the_variants_with_a_mirror_are_those_whose_deal_treats_the_teams_alike():
-    assert len(MIRRORED) == 145 and len(UNALIKE) == 11
+    assert len(MIRRORED) == 147 and len(UNALIKE) == 11
     for v in MIRRORED:
         assert no_mirror_reason(pyspiel.load_game(v)) is None, v
     for v in UNALIKE:

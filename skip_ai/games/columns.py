@@ -61,6 +61,9 @@ from skip_ai.spec import (
     DECK_36_52,
     PLAYERS_2_4_6,
     SEATING,
+    TIE,
+    TIE_DRAW,
+    TIE_FIRST,
     GameSpec,
     Mirror,
     check_first_seat,
@@ -68,7 +71,7 @@ from skip_ai.spec import (
     komi,
 )
 
-P_PLAYERS, P_DECK, P_FIRST, P_SEATING, P_KOMI = 0, 1, 2, 3, 4
+P_PLAYERS, P_DECK, P_FIRST, P_SEATING, P_KOMI, P_TIE = 0, 1, 2, 3, 4, 5
 
 ROWS = 4
 FINISH = ROWS - 1
@@ -139,6 +142,8 @@ def returns(s, out):
     team = np.zeros(2)
     scores(s, team)
     diff = np.sign(team[0] - team[1])
+    if diff == 0 and param(s, P_TIE) != TIE_DRAW:  # only a komi makes equal counts
+        diff = 1.0 if param(s, P_TIE) == TIE_FIRST else -1.0
     for seat in range(s[H_PLAYERS]):
         out[seat] = diff if team_of(s, seat) == 0 else -diff
 
@@ -180,6 +185,16 @@ def _finish_text(s) -> str:
     k = int(param(s, P_KOMI))
     komi_text = f" with komi {k:+d}: {int(team[0]) + k}" if k else ""
     return f"  finish line: Red {int(team[0])}{komi_text}, Black {int(team[1])}"
+
+
+def _result_note(s) -> str:
+    """Equal counts (a komi made them) decided by the ``tie`` lever."""
+    team = np.zeros(2)
+    scores(s, team)
+    tie = int(param(s, P_TIE))
+    if team[0] != team[1] or tie == TIE_DRAW:
+        return ""
+    return f"equal counts with the komi: {TEAM_NAMES[0 if tie == TIE_FIRST else 1]} wins the tie"
 
 
 def _title(s) -> str:
@@ -232,6 +247,7 @@ SPEC = GameSpec(
         first_seat("the seat that places the first card, so the seat before it places the last"),
         SEATING,
         komi(KOMI, "finish-line cards"),
+        TIE,
     ),
     num_players=lambda p: p["players"],
     num_distinct_actions=lambda p: 54,
@@ -244,6 +260,7 @@ SPEC = GameSpec(
     layout=_layout,
     team_names=TEAM_NAMES,
     check=lambda p: check_first_seat("skip_columns", p),
+    result_note=_result_note,
     mirror=Mirror(swap_colours=True),
 )
 register(SPEC)

@@ -4,7 +4,8 @@ as a Starlette application served by uvicorn.
 =======================================  ==========================================================
 ``GET /``                                the page (``static/index.html``)
 ``GET /static/NAME``                     one of the page's files (a fixed list: no path is read)
-``GET /api/games``                       every game with its parameters; records
+``GET /api/games``                       every game with its parameters (levers marked) and
+                                         its recommended variant; records
 ``GET /api/agents``                      the bots offered: kinds, options, caps, named files,
                                          each game's default opponent
 ``POST /api/tables``                     open a table: ``{game, seat, agents, seed?, pace?,
@@ -57,6 +58,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from skip_ai.pyspiel_wrapper import REGISTRY
+from skip_ai.rules.recommended import recommended
 from skip_ai.serve.errors import ApiError, BadRequest, NotFound
 from skip_ai.serve.guards import (
     Guard,
@@ -78,8 +80,11 @@ FILES = {"index.html": "text/html", "app.js": "text/javascript", "style.css": "t
 
 @functools.cache
 def games_listing() -> list[dict]:
-    """Every registered game in the rules' order, its parameters (choices, default, help) and
-    its seats."""
+    """Every registered game in the rules' order, its parameters (choices, default, help,
+    ``lever``: a change of the rules to try, RULES §0.7), its seats and its recommended variant
+    (``skip_ai/rules/recommended.toml``: ``{variant, params, why}``, every parameter given;
+    None for a game without one)."""
+    advised = recommended()
     out = []
     for spec in sorted(REGISTRY.values(), key=lambda s: int(s.rules_section.strip("§"))):
         params = [
@@ -90,9 +95,11 @@ def games_listing() -> list[dict]:
                 "choices": list(p.choices),
                 "doc": p.doc,
                 "auto": p.auto_doc,
+                "lever": p.lever,
             }
             for p in spec.params
         ]
+        rec = advised.get(spec.short_name)
         out.append(
             {
                 "name": spec.short_name,
@@ -102,6 +109,11 @@ def games_listing() -> list[dict]:
                 "params": params,
                 "team_game": spec.team_game,
                 "players": spec.num_players(spec.resolve({})),
+                "recommended": (
+                    {"variant": rec.game_string, "params": rec.params, "why": rec.why}
+                    if rec
+                    else None
+                ),
             }
         )
     return out

@@ -127,6 +127,28 @@ function defaultAgent() {
   return AGENTS.defaults[$("game").value] || "heuristic";
 }
 
+function paramSelect(p) {
+  const lab = el("label", "", (p.label || p.name) + " ");
+  lab.title = p.name;  // the code name, as in game strings
+  const s = el("select");
+  s.dataset.param = p.name;
+  if (p.auto) {
+    const o = el("option", "", `auto (${p.auto})`);
+    o.value = "";
+    s.append(o);
+  }
+  for (const c of p.choices) {
+    const o = el("option", "", c === true ? "yes" : c === false ? "no" : String(c));
+    o.value = String(c);
+    if (!p.auto && c === p.default) o.selected = true;
+    s.append(o);
+  }
+  s.title = p.doc;
+  s.addEventListener("change", () => { renderSeatForm(); markRecommended(); });
+  lab.append(s);
+  return lab;
+}
+
 function renderForm() {
   const g = gameInfo();
   renderPresets();
@@ -134,28 +156,43 @@ function renderForm() {
   $("agents").replaceChildren();  // another game: every bot seat starts at its default
   const box = $("params");
   box.replaceChildren();
-  for (const p of g.params) {
-    const lab = el("label", "", (p.label || p.name) + " ");
-    lab.title = p.name;  // the code name, as in game strings
-    const s = el("select");
-    s.dataset.param = p.name;
-    if (p.auto) {
-      const o = el("option", "", `auto (${p.auto})`);
-      o.value = "";
-      s.append(o);
-    }
-    for (const c of p.choices) {
-      const o = el("option", "", c === true ? "yes" : c === false ? "no" : String(c));
-      o.value = String(c);
-      if (!p.auto && c === p.default) o.selected = true;
-      s.append(o);
-    }
-    s.title = p.doc;
-    s.addEventListener("change", renderSeatForm);
-    lab.append(s);
-    box.append(lab);
+  // the rules' own parameters first, then the levers (RULES §0.7: changes of the rules a
+  // designer tries, each at the rule as written by default)
+  for (const p of g.params.filter((q) => !q.lever)) box.append(paramSelect(p));
+  const levers = g.params.filter((q) => q.lever);
+  if (levers.length) {
+    const group = el("div", "levers");
+    group.append(el("div", "group-title", "Levers (changes of the rules to try)"));
+    for (const p of levers) group.append(paramSelect(p));
+    box.append(group);
+  }
+  const rec = g.recommended;
+  $("recommended").classList.toggle("hidden", !rec);
+  $("recommended-why").textContent = rec ? `${rec.variant} — ${rec.why}` : "";
+  renderSeatForm();
+  markRecommended();
+}
+
+function useRecommended() {
+  // the form's parameter fields set to the game's recommended variant (GET /api/games)
+  const rec = gameInfo().recommended;
+  if (!rec) return;
+  for (const [name, value] of Object.entries(rec.params)) {
+    const s = document.querySelector(`#params select[data-param="${name}"]`);
+    if (s) s.value = String(value);
   }
   renderSeatForm();
+  markRecommended();
+}
+
+function markRecommended() {
+  // "the form shows it" while every parameter field holds the recommended value
+  const rec = gameInfo().recommended;
+  const shown = !!rec && Object.entries(rec.params).every(([name, value]) => {
+    const s = document.querySelector(`#params select[data-param="${name}"]`);
+    return !s || s.value === String(value);
+  });
+  $("recommended-set").classList.toggle("hidden", !shown);
 }
 
 function numPlayers() {
@@ -764,6 +801,7 @@ function showTab(which) {
 
 // ----- wiring -----------------------------------------------------------------------------
 $("game").addEventListener("change", renderForm);
+$("use-recommended").addEventListener("click", useRecommended);
 $("seat").addEventListener("change", markHumanSeat);
 $("others-apply").addEventListener("click", () => {
   for (const inp of $("agents").querySelectorAll("input")) if (!inp.disabled) inp.value = $("others").value;
