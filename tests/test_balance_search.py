@@ -245,3 +245,15 @@ def test_a_small_search_runs_resumes_and_re_measures_on_fresh_deals(tmp_path, me
     assert len(recorded(config.out)) == before and again.games == remeasure.games
     seconds = re.compile(r"\d+ s this run")
     assert seconds.sub("", summary_path2.read_text()) == seconds.sub("", text)
+
+
+def test_a_study_config_becomes_a_search_of_one_game():
+    config = search.load_search_config(
+        "experiments/balance/all-games.toml", "skip_brook(players=4)"
+    )
+    assert config.candidates[0] == "skip_brook(deck=52,players=4,remove4=False)"
+    names = [a.name for a in config.study.agents]
+    assert names == ["random", "heuristic", "ismcts-1000"]  # the learned agents left out
+    assert names[config.search.rung] == "heuristic" and names[config.search.weaker] == "random"
+    assert search.is_search_file("experiments/balance/columns-levers.toml")
+    assert not search.is_search_file("experiments/balance/all-games.toml")

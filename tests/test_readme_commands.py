@@ -13,7 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from skip_ai.balance.search import is_search_file, load_search_config
 from skip_ai.balance.study import load as load_study
+from skip_ai.balance.study import quick_config_path
 from skip_ai.cli import build_parser
 from skip_ai.tournament.config import load_config
 
@@ -42,8 +44,11 @@ def reads_and_writes(args) -> tuple[list[str], list[str]]:
         config = args.config
         out = getattr(args, "out", None)
         if out is None:
-            loaded = load_study(config) if command == "balance" else load_config(ROOT / config)
-            out = str(loaded.out)
+            if command == "balance" and (args.search or (config and is_search_file(config))):
+                out = str(load_search_config(config or quick_config_path(), args.search).study.out)
+            else:
+                loaded = load_study(config) if command == "balance" else load_config(ROOT / config)
+                out = str(loaded.out)
         reads = [config] if config else []
         if command == "balance" and args.report_to:
             return [*reads, out], [args.report_to]
