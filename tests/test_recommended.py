@@ -21,11 +21,12 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_the_shipped_file_reads():
     recs = recommended()
     assert recs, "no recommended variant shipped"
-    assert recs["skip_columns"].variant == "skip_columns(players=4,first_seat=1)"
+    assert recs["skip_columns"].variant == "skip_columns(players=4,komi=5)"
     # every parameter, the ones the string leaves out at their defaults
-    params = REGISTRY["skip_columns"].resolve({"players": 4, "first_seat": 1})
+    params = REGISTRY["skip_columns"].resolve({"players": 4, "komi": 5})
     assert recs["skip_columns"].params == params and params["deck"] == 52
-    assert "51.0%" in recs["skip_columns"].why
+    assert "55.8%" in recs["skip_columns"].why
+    assert {"skip_columns", "skip_harvest", "skip_brook"} <= set(recs)
     for game, rec in recs.items():
         assert rec.game == game and game in REGISTRY
 
@@ -150,6 +151,6 @@ def test_a_table_opened_with_the_recommended_parameters_plays_that_variant(clien
         "/api/tables", {"game": game, "seat": None, "agents": ["random"] * 4, "pace": 0}
     )
     assert status == 200, view
-    assert view["game"] == rec["variant"] == "skip_columns(deck=52,first_seat=1,players=4)"
-    assert view["title"].endswith("seat 1 starts")
+    assert view["game"] == rec["variant"] == "skip_columns(deck=52,komi=5,players=4)"
+    assert view["title"].endswith("komi +5")
     client.raw("DELETE", f"/api/tables/{view['id']}")

@@ -89,8 +89,8 @@ def test_the_recommended_variant_is_one_click_away(server, browser, tmp_path_fac
     browser.find_element(By.ID, "start").click()
     _wait(browser, lambda d: d.execute_script("return current !== null && !!current.id;"))
     game = browser.execute_script("return current.game;")
-    assert game == rec.game_string == "skip_columns(deck=52,first_seat=1,players=4)"
-    assert browser.find_element(By.ID, "title").text.endswith("seat 1 starts")
+    assert game == rec.game_string == "skip_columns(deck=52,komi=5,players=4)"
+    assert browser.find_element(By.ID, "title").text.endswith("komi +5")
     table = server.app.tables.get(browser.execute_script("return current.id;"))
     assert str(table.state.get_game()) == rec.game_string
     browser.save_screenshot(str(folder / "recommended-table.png"))
