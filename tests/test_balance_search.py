@@ -20,7 +20,7 @@ from skip_ai.tournament.config import ConfigError
 def test_the_space_is_every_lever_setting_with_the_rules_first():
     space = levers.space("skip_columns(players=4)")
     assert space[0] == "skip_columns(deck=52,players=4)"
-    assert len(space) == len(set(space)) == 4 * 2 * 13  # first_seat < 4, seating, komi
+    assert len(space) == len(set(space)) == 4 * 2 * 13 * 3  # first_seat < 4, seating, komi, tie
     assert "skip_columns(deck=52,first_seat=1,players=4)" in space
     assert all("players=4" in g for g in space)
 

@@ -220,7 +220,7 @@ def plot(summary: pd.DataFrame, path: Path) -> None:
         )
     ax.set_xscale("log")
     ax.set_xlabel("self-play games the method played")
-    ax.set_ylabel(f"repeats whose pick is within {100 * NEAR:.0f} points of the best, %")
+    ax.set_ylabel(f"pick within {100 * NEAR:.0f} points of the best, % of repeats")
     ax.set_ylim(0, 100)
     ax.legend()
     ax.grid(alpha=0.3)
