@@ -255,5 +255,7 @@ def test_a_study_config_becomes_a_search_of_one_game():
     names = [a.name for a in config.study.agents]
     assert names == ["random", "heuristic", "ismcts-1000"]  # the learned agents left out
     assert names[config.search.rung] == "heuristic" and names[config.search.weaker] == "random"
+    assert config.study.name == "all-games-skip_brook-levers"
+    assert config.study.out == Path("runs/all-games-skip_brook-levers")  # not the study's
     assert search.is_search_file("experiments/balance/columns-levers.toml")
     assert not search.is_search_file("experiments/balance/all-games.toml")

@@ -152,13 +152,17 @@ def is_search_file(path: str | Path) -> bool:
 def load_search_config(path: str | Path, game: str | None = None) -> SearchConfig:
     """Read and check a search config; with ``game`` (``--search GAME``), a study config
     becomes a search of that game's levers with the defaults of ``[search]``, its ladder
-    without the learned agents (each model was trained on one variant)."""
+    without the learned agents (each model was trained on one variant), named
+    ``NAME-GAME-levers`` and written to ``runs/NAME-GAME-levers`` (``--out`` overrides)."""
     raw = read_toml(path)
     if game is not None:
         raw = {k: v for k, v in raw.items() if k not in ("games", "halving")}
         raw["search"] = {**raw.get("search", {}), "game": game}
         # the variants searched are new games: no model was trained on them
         raw["agents"] = [a for a in raw.get("agents", []) if "model=" not in str(a.get("spec"))]
+        # its own batch and folder: the study's hold the study
+        raw["name"] = f"{raw.get('name', 'study')}-{game.split('(')[0].strip()}-levers"
+        raw["out"] = f"runs/{raw['name']}"
     return parse_search_config(raw, str(path))
 
 
