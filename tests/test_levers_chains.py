@@ -5,11 +5,8 @@ pyspiel, each shown on a dealt position, the default game unchanged."""
 import pyspiel
 import pytest
 
-from agents import make_agent
 from skip_ai import cards
-from skip_ai.kernel.rng import make_rng
 from skip_ai.kernel.state import LOC
-from skip_ai.play import play
 
 
 def _dealt(game_string: str, stop_before_draws: bool = False) -> pyspiel.State:
@@ -94,19 +91,3 @@ def test_komi_is_added_to_reds_chains_and_turns_a_draw():
 def test_bad_lever_values_are_refused(bad):
     with pytest.raises(ValueError, match="skip_chains"):
         pyspiel.load_game(f"skip_chains({bad})")
-
-
-@pytest.mark.parametrize(
-    "variant",
-    [
-        "skip_chains(first_seat=3)",
-        "skip_chains(seating=alternate,komi=-12)",
-        "skip_chains(players=6,deck=36,seating=alternate,first_seat=5,komi=8)",
-    ],
-)
-@pytest.mark.parametrize("agent", ["heuristic", "ismcts(iterations=50)"])
-def test_the_agents_play_every_lever(variant, agent):
-    game = pyspiel.load_game(variant)
-    bots = [make_agent(agent, game, seed=p) for p in range(game.num_players())]
-    state = play(game.new_initial_state(), bots, make_rng(3))
-    assert state.is_terminal() and sum(state.returns()) == 0

@@ -97,22 +97,6 @@ def test_bad_lever_values_are_refused(bad):
         pyspiel.load_game(f"skip_columns({bad})")
 
 
-@pytest.mark.parametrize(
-    "variant",
-    [
-        "skip_columns(first_seat=1)",
-        "skip_columns(first_seat=3,seating=alternate,komi=-2)",
-        "skip_columns(players=6,deck=36,first_seat=5,seating=alternate,komi=6)",
-    ],
-)
-@pytest.mark.parametrize("agent", ["heuristic", "ismcts(iterations=50)"])
-def test_the_agents_play_every_lever(variant, agent):
-    game = pyspiel.load_game(variant)
-    bots = [make_agent(agent, game, seed=p) for p in range(game.num_players())]
-    state = play(game.new_initial_state(), bots, make_rng(3))
-    assert state.is_terminal() and sum(state.returns()) == 0
-
-
 def _close_game(game_string: str) -> pyspiel.State:
     """Seed 0's random game: Black 1 to 6 finish-line cards ahead at the rules."""
     game = pyspiel.load_game(game_string)

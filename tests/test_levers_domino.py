@@ -6,9 +6,6 @@ import pyspiel
 import pytest
 from trick_helpers import suit_hands
 
-from agents import make_agent
-from skip_ai.kernel.rng import make_rng
-from skip_ai.play import play as play_agents
 from skip_ai.scenario import deal, play
 
 PASS = 162
@@ -79,20 +76,3 @@ def test_komi_is_added_to_team_0s_count_and_can_turn_the_result():
 def test_bad_lever_values_are_refused(bad):
     with pytest.raises(Exception, match="skip_domino"):
         pyspiel.load_game(f"skip_domino({bad})")
-
-
-@pytest.mark.parametrize(
-    "variant",
-    [
-        "skip_domino(first_seat=1)",
-        "skip_domino(seating=alternate,komi=-3,voluntary_pass=true)",
-        "skip_domino(players=6,deck=36,first_seat=5,seating=alternate,komi=4)",
-        "skip_domino(players=2,first_seat=1,komi=-4)",
-    ],
-)
-@pytest.mark.parametrize("agent", ["heuristic", "ismcts(iterations=50)"])
-def test_the_agents_play_every_lever(variant, agent):
-    game = pyspiel.load_game(variant)
-    bots = [make_agent(agent, game, seed=p) for p in range(game.num_players())]
-    state = play_agents(game.new_initial_state(), bots, make_rng(3))
-    assert state.is_terminal() and sum(state.returns()) == 0

@@ -3,13 +3,11 @@
 rank by rank as in test_fours_rules: ``"0112"`` for the 6s means 6s to seat 0, 6c and 6d to
 seat 1, 6h to seat 2)."""
 
-import numpy as np
 import pyspiel
 import pytest
 from test_fours_rules import layout
 from trick_helpers import suit_hands
 
-from agents import make_agent
 from skip_ai.games.fours import SPEC
 from skip_ai.pyspiel_wrapper import variants
 from skip_ai.scenario import deal, play
@@ -130,20 +128,3 @@ def test_komi_decides_a_drawn_game(komi, expected):
     assert state.scores() == [18.0 + komi, 18.0]
     assert state.returns() == [expected, expected, -expected, -expected]
     assert (f"komi {komi:+d} to team 0" in str(state)) == (komi != 0)
-
-
-@pytest.mark.parametrize("variant", LEVER_VARIANTS)
-@pytest.mark.parametrize("agent", ["heuristic", "ismcts(iterations=50)"])
-def test_the_agents_play_every_lever_setting(variant, agent):
-    game = pyspiel.load_game(variant)
-    bot = make_agent(agent, game, seed=3)
-    rng = np.random.default_rng(3)
-    state = game.new_initial_state()
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(int(rng.choice(state.legal_actions())))
-            continue
-        action = bot.step(state)
-        assert action in state.legal_actions()
-        state.apply_action(action)
-    assert sum(state.returns()) == 0.0

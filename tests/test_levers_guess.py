@@ -7,7 +7,6 @@ import pytest
 from test_guess_rules import EMPTY_TWICE, INTERLEAVED, THREES, singles, start, stream_lines
 from trick_helpers import hand_sizes, suit_hands
 
-from agents import make_agent
 from skip_ai.games import guess as K
 from skip_ai.kernel.tricks import TK_TAKEN, TK_VALUE
 from skip_ai.pyspiel_wrapper import variants
@@ -150,20 +149,3 @@ def test_a_komi_that_evens_the_cards_leaves_it_to_the_tiebreak(komi, expected):
     out = np.zeros(4)
     K.returns(s, out)
     assert out.tolist() == [expected, expected, -expected, -expected]
-
-
-@pytest.mark.parametrize("variant", LEVER_VARIANTS)
-@pytest.mark.parametrize("agent", ["heuristic", "ismcts(iterations=50)"])
-def test_the_agents_play_every_lever_setting(variant, agent):
-    game = pyspiel.load_game(variant)
-    bot = make_agent(agent, game, seed=3)
-    rng = np.random.default_rng(3)
-    state = game.new_initial_state()
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(int(rng.choice(state.legal_actions())))
-            continue
-        action = bot.step(state)
-        assert action in state.legal_actions()
-        state.apply_action(action)
-    assert sum(state.returns()) == 0.0

@@ -144,20 +144,3 @@ def test_the_heuristic_plays_every_lever_setting(variant):
     bots = [make_agent("heuristic", game, seed=p) for p in range(game.num_players())]
     state = play(game.new_initial_state(), bots, make_rng(3))
     assert state.is_terminal() and sum(state.returns()) == 0
-
-
-@pytest.mark.parametrize(
-    "variant",
-    [
-        "skip_harvest(first_seat=1)",
-        "skip_harvest(first_seat=3,seating=alternate,komi=-3,end=team_out)",
-        "skip_harvest(players=6,first_seat=5,seating=alternate,komi=9,end=team_out)",
-        "skip_harvest(players=2,first_seat=1,komi=-12,end=team_out)",
-    ],
-)
-@pytest.mark.parametrize("agent", ["heuristic", "ismcts(iterations=50)"])
-def test_the_agents_play_the_levers_together(variant, agent):
-    game = pyspiel.load_game(variant)
-    bots = [make_agent(agent, game, seed=p) for p in range(game.num_players())]
-    state = play(game.new_initial_state(), bots, make_rng(3))
-    assert state.is_terminal() and sum(state.returns()) == 0

@@ -5,11 +5,9 @@ a dealt position, the default games unchanged."""
 import pyspiel
 import pytest
 
-from agents import make_agent
 from skip_ai import cards
 from skip_ai.kernel.rng import make_rng
 from skip_ai.kernel.state import HAND, LOC, hidden_from
-from skip_ai.play import play as play_out
 from skip_ai.scenario import deal, play
 
 THREE = {0: "6s 7s 8s 9s Ts", 1: "7c 8c 9c Tc 6d", 2: "7d 8d 9d Td Jd"}
@@ -185,22 +183,3 @@ def test_a_hand_size_is_allowed_while_the_stock_can_turn_a_trump_card():
     # 6 players × 5 of 36 leaves 6 cards, at least two of them not Aces
     assert pyspiel.load_game("skip_pyatki(players=6,hand_size=5)").num_players() == 6
     assert pyspiel.load_game("skip_pyatki(players=6,deck=52,hand_size=7)").num_players() == 6
-
-
-LEVER_SETTINGS = [
-    *(f"skip_pyatki(hand_size={k})" for k in (3, 4, 6, 7)),
-    *(f"skip_pyatki(opener=seat_{q})" for q in range(3)),
-    "skip_pyatki(players=6,deck=52,hand_size=7,opener=seat_5)",
-    "skip_pyatki_pairs(trump_card=first)",
-    *(f"skip_pyatki_pairs(opener=seat_{q})" for q in range(4)),
-    "skip_pyatki_pairs(deck=36,trump_card=first,opener=seat_3)",
-]
-
-
-@pytest.mark.parametrize("variant", LEVER_SETTINGS)
-@pytest.mark.parametrize("agent", ["heuristic", "ismcts(iterations=50)"])
-def test_the_agents_play_every_lever(variant, agent):
-    game = pyspiel.load_game(variant)
-    bots = [make_agent(agent, game, seed=p) for p in range(game.num_players())]
-    state = play_out(game.new_initial_state(), bots, make_rng(3))
-    assert state.is_terminal() and abs(sum(state.returns())) < 1e-9
