@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from skip_ai.balance import levers, search, search_methods
+from skip_ai.balance import levers, search, search_config, search_methods
 from skip_ai.balance.progress import recorded
 from skip_ai.tournament.config import ConfigError
 
@@ -182,14 +182,14 @@ spec = "heuristic"
 """
 
 
-def _config(tmp_path: Path, method: str = "halving", **changes) -> search.SearchConfig:
+def _config(tmp_path: Path, method: str = "halving", **changes) -> search_config.SearchConfig:
     raw = tomllib.loads(SMALL.format(out=tmp_path / "out", method=method))
     for key, value in changes.items():
         if value is None:
             raw["search"].pop(key)
         else:
             raw["search"][key] = value
-    return search.parse_search_config(raw, "small.toml")
+    return search_config.parse_search_config(raw, "small.toml")
 
 
 @pytest.mark.parametrize(
@@ -214,10 +214,10 @@ def test_a_bad_search_config_is_refused_in_one_line(tmp_path, changes, message):
 def test_the_config_reads_the_space_and_the_ladder(tmp_path):
     config = _config(tmp_path)
     assert len(config.candidates) == 9 and config.candidates[0] == "skip_columns(deck=52,players=4)"
-    batch = search.search_batch(config)
+    batch = search_config.search_batch(config)
     assert [a.name for a in batch.agents] == ["random", "heuristic"]
     assert batch.seed == 45 and batch.out == tmp_path / "out" / "search"
-    assert search.per_deal(config) == 2
+    assert search_config.per_deal(config) == 2
 
 
 # --- a small search end to end -----------------------------------------------------------------
@@ -248,7 +248,7 @@ def test_a_small_search_runs_resumes_and_re_measures_on_fresh_deals(tmp_path, me
 
 
 def test_a_study_config_becomes_a_search_of_one_game():
-    config = search.load_search_config(
+    config = search_config.load_search_config(
         "experiments/balance/all-games.toml", "skip_brook(players=4)"
     )
     assert config.candidates[0] == "skip_brook(deck=52,players=4,remove4=False)"
@@ -257,5 +257,5 @@ def test_a_study_config_becomes_a_search_of_one_game():
     assert names[config.search.rung] == "heuristic" and names[config.search.weaker] == "random"
     assert config.study.name == "all-games-skip_brook-levers"
     assert config.study.out == Path("runs/all-games-skip_brook-levers")  # not the study's
-    assert search.is_search_file("experiments/balance/columns-levers.toml")
-    assert not search.is_search_file("experiments/balance/all-games.toml")
+    assert search_config.is_search_file("experiments/balance/columns-levers.toml")
+    assert not search_config.is_search_file("experiments/balance/all-games.toml")

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from skip_ai.balance.search import is_search_file, load_search_config
+from skip_ai.balance.search_config import is_search_file, load_search_config
 from skip_ai.balance.study import load as load_study
 from skip_ai.balance.study import quick_config_path
 from skip_ai.cli import build_parser

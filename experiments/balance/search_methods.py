@@ -33,7 +33,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from skip_ai.balance import levers, search, search_methods  # noqa: E402
+from skip_ai.balance import levers, search, search_config, search_methods  # noqa: E402
 from skip_ai.balance.ladder import selfplay_games  # noqa: E402
 from skip_ai.balance.metrics import sides  # noqa: E402
 from skip_ai.balance.progress import recorded  # noqa: E402
@@ -44,9 +44,9 @@ NEAR = 0.02
 """A pick is counted as finding the answer when its true distance is within this of the best's."""
 
 
-def grid(config: search.SearchConfig, deals: int, workers: int | None) -> search.Units:
+def grid(config: search_config.SearchConfig, deals: int, workers: int | None) -> search.Units:
     batch = dataclasses.replace(
-        search.search_batch(config),
+        search_config.search_batch(config),
         name=f"{config.study.name}-grid",
         out=Path(f"runs/{config.study.name}-grid"),
         search={**config.search.identity(), "grid_deals": deals},
@@ -54,13 +54,13 @@ def grid(config: search.SearchConfig, deals: int, workers: int | None) -> search
     games = [
         g
         for c in range(len(config.candidates))
-        for g in selfplay_games(batch, c, search.RUNG, range(deals))
+        for g in selfplay_games(batch, c, search_config.RUNG, range(deals))
     ]
     run_batch(batch, lambda: iter(games), len(games), workers)
     return search.Units(recorded(batch.out))
 
 
-def truth(config: search.SearchConfig, units: search.Units, deals: int) -> pd.DataFrame:
+def truth(config: search_config.SearchConfig, units: search.Units, deals: int) -> pd.DataFrame:
     fair = sides(config.search.game).fair
     rows = []
     for c, game in enumerate(config.candidates):
@@ -81,7 +81,7 @@ def truth(config: search.SearchConfig, units: search.Units, deals: int) -> pd.Da
 
 def run_method(
     name: str,
-    config: search.SearchConfig,
+    config: search_config.SearchConfig,
     units: search.Units,
     deals: int,
     budget_games: int,
@@ -89,13 +89,13 @@ def run_method(
 ) -> tuple[int, int, int]:
     """One repeat: (pick, games played, deals seen again)."""
     fair = sides(config.search.game).fair
-    per = search.per_deal(config)
+    per = search_config.per_deal(config)
     perm = np.random.default_rng(seed).permutation(deals)
     budget = budget_games // per
     if name == "halving":
         method = search_methods.halving(len(config.candidates), budget, fair)
     else:
-        points = search.lever_points(config.candidates)
+        points = search_config.lever_points(config.candidates)
         rng = np.random.default_rng(seed)
         method = search_methods.ntbea(points, budget, fair, rng, config.search.ntbea)
     asked: set[tuple[int, int]] = set()
@@ -123,7 +123,7 @@ def main() -> None:
     ap.add_argument("--workers", type=int)
     ap.add_argument("--out", type=Path, required=True)
     args = ap.parse_args()
-    config = search.load_search_config(args.config)
+    config = search_config.load_search_config(args.config)
     units = grid(config, args.deals, args.workers)
     table = truth(config, units, args.deals)
     best = table.distance.min()

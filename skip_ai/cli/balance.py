@@ -50,9 +50,9 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from skip_ai.balance import search, study
+    from skip_ai.balance import search_config, study
 
-    if args.search or (args.config and search.is_search_file(args.config)):
+    if args.search or (args.config and search_config.is_search_file(args.config)):
         return run_search(args)
     config = study.load(args.config)
     if args.out is not None:
@@ -80,11 +80,11 @@ def run(args: argparse.Namespace) -> int:
 def run_search(args: argparse.Namespace) -> int:
     """A lever search (:mod:`skip_ai.balance.search`): the search, its finalists, the winner
     re-measured on fresh deals."""
-    from skip_ai.balance import search, study
+    from skip_ai.balance import search, search_config, study
 
     if args.report_to:
         raise ValueError("--report-to reports a study, not a search: run the search again")
-    config = search.load_search_config(args.config or study.quick_config_path(), args.search)
+    config = search_config.load_search_config(args.config or study.quick_config_path(), args.search)
     if args.out is not None:
         out = output_folder(args.out, "--out")
         config = dataclasses.replace(config, study=dataclasses.replace(config.study, out=out))
