@@ -74,6 +74,15 @@ def test_the_browser_test_plays_every_registered_game():
     assert set(GAMES) == set(REGISTRY)
 
 
+def serving(srv):
+    """Serve ``srv`` from a thread while the caller's fixture lasts (``yield from``)."""
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    yield srv
+    srv.shutdown()
+    srv.server_close()
+
+
 def _driver():
     if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
         pytest.skip(
@@ -127,11 +136,7 @@ def server(records):
             {"game": game, "seat": None, "pace": 0, "agents": ["random"] * _seats(game)}
         )
         table.thread.join(timeout=300)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    yield srv
-    srv.shutdown()
-    srv.server_close()
+    yield from serving(srv)
 
 
 @pytest.fixture(scope="module")

@@ -5,10 +5,8 @@ own heading) to the recommended values, starts, and the table plays that variant
 
 from __future__ import annotations
 
-import threading
-
 import pytest
-from test_serve_browser import _driver, _wait
+from test_serve_browser import _driver, _wait, serving
 
 from skip_ai.pyspiel_wrapper import REGISTRY
 from skip_ai.rules.recommended import recommended
@@ -18,12 +16,7 @@ from skip_ai.rules.recommended import recommended
 def server():
     from skip_ai.serve.server import make_server
 
-    srv = make_server("127.0.0.1", 0)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    yield srv
-    srv.shutdown()
-    srv.server_close()
+    yield from serving(make_server("127.0.0.1", 0))
 
 
 @pytest.fixture(scope="module")
